@@ -1,0 +1,95 @@
+"""Extractive answers: the retrieved sentences that best match the question, each cited.
+
+No model writes anything here, so nothing can be invented: every sentence is
+quoted from the abstract its citation points to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+import numpy as np
+
+from rag.embeddings import Embedder
+from rag.lexical import tokenize
+from rag.models import Hit, Paper
+
+MAX_ANSWER_SENTENCES = 4
+# A sentence's score: similarity to the question, plus this much for sharing its terms...
+TERM_OVERLAP_WEIGHT = 0.5
+# ...plus this much divided by its paper's retrieval rank, so the best papers lead.
+RANK_PRIOR_WEIGHT = 0.2
+# Without a model, a paper counts as evidence when it covers this share of the question's terms.
+LEXICAL_EVIDENCE_COVERAGE = 0.5
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
+
+
+class AnswerMode(str, Enum):
+    LLM = "llm"
+    EXTRACTIVE = "extractive"
+    INSUFFICIENT = "insufficient_evidence"
+
+
+@dataclass
+class Citation:
+    n: int
+    paper: Paper
+
+
+@dataclass
+class Answer:
+    question: str
+    text: str
+    mode: AnswerMode
+    citations: list[Citation] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def term_coverage(question: str, text: str) -> float:
+    """Share of the question's (stemmed, non-stop) terms that occur in ``text``."""
+    wanted = set(tokenize(question))
+    return len(wanted & set(tokenize(text))) / len(wanted) if wanted else 0.0
+
+
+def is_evidence(hit: Hit, question: str, min_relevance: float) -> bool:
+    if hit.dense is not None:
+        return hit.dense >= min_relevance
+    return term_coverage(question, hit.paper.searchable_text()) >= LEXICAL_EVIDENCE_COVERAGE
+
+
+def extractive_answer(
+    question: str, hits: Sequence[Hit], embedder: Embedder | None, min_relevance: float
+) -> Answer:
+    evidence = [h for h in hits if is_evidence(h, question, min_relevance)]
+    if not evidence:
+        closest = "; ".join(h.paper.display_title for h in hits[:3]) or "the library is empty"
+        return Answer(
+            question,
+            f"Insufficient evidence: no abstract in the library is relevant enough to answer this. Closest: {closest}.",
+            AnswerMode.INSUFFICIENT,
+            hits=list(hits),
+        )
+    candidates = [(hit, sentence) for hit in evidence for sentence in split_sentences(hit.paper.text)]
+    scores = np.array(
+        [TERM_OVERLAP_WEIGHT * term_coverage(question, s) + RANK_PRIOR_WEIGHT / h.rank for h, s in candidates]
+    )
+    if embedder is not None:
+        vectors = embedder.embed([question, *(s for _, s in candidates)])
+        scores += vectors[1:] @ vectors[0]
+    chosen: list[tuple[Hit, str]] = []
+    for i in np.argsort(-scores, kind="stable"):
+        hit, sentence = candidates[i]
+        if all(hit.paper.id != h.paper.id for h, _ in chosen):
+            chosen.append((hit, sentence))
+        if len(chosen) == MAX_ANSWER_SENTENCES:
+            break
+    citations = [Citation(n, hit.paper) for n, (hit, _) in enumerate(chosen, start=1)]
+    text = "\n".join(f"- {sentence} [{n}]" for n, (_, sentence) in enumerate(chosen, start=1))
+    return Answer(question, text, AnswerMode.EXTRACTIVE, citations, list(hits))

@@ -1,0 +1,121 @@
+"""The papers themselves, kept apart from Chroma so the index can always be rebuilt.
+
+Chroma 1.5 can lose data after a kill mid-upsert and purges its own write log;
+this file (text, metadata, content-hash id per paper) is the source of truth
+for ``rag reindex`` in embedded mode.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rag.corpus.identity import assign_citekeys
+from rag.corpus.loader import merge_paper
+from rag.errors import StoreError
+from rag.models import Paper, SeedList
+
+CATALOG_FORMAT = 1
+CATALOG_FILE = "papers.json"
+BACKUP_SUFFIX = ".bak"
+
+
+@dataclass
+class UpsertReport:
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Catalog:
+    papers: dict[str, Paper] = field(default_factory=dict)
+    lists: dict[str, SeedList] = field(default_factory=dict)
+
+    def upsert(self, papers: Iterable[Paper], lists: Iterable[SeedList] = ()) -> UpsertReport:
+        report = UpsertReport()
+        for seed_list in lists:
+            self.lists[seed_list.file] = seed_list
+        incoming = list(papers)
+        for paper in incoming:
+            before = self.papers.get(paper.id)
+            snapshot = None if before is None else before.to_dict()
+            merge_paper(self.papers, paper)
+            if before is None:
+                report.added.append(paper.id)
+            elif self.papers[paper.id].to_dict() != snapshot:
+                report.updated.append(paper.id)
+            else:
+                report.unchanged.append(paper.id)
+        assign_citekeys(self.papers.values())
+        return report
+
+    def ordered(self) -> list[Paper]:
+        """Papers in a stable, readable order: by first source, then id."""
+        return sorted(self.papers.values(), key=_source_order)
+
+
+def _source_order(paper: Paper) -> tuple[str, int, str]:
+    if not paper.sources:
+        return ("~", 0, paper.id)
+    file, _, entry = paper.sources[0].rpartition("#")
+    return (file, int(entry) if entry.isdigit() else 0, paper.id)
+
+
+class CatalogFile:
+    """JSON on disk, written atomically with the previous version kept as a backup."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @property
+    def backup(self) -> Path:
+        return self.path.with_name(self.path.name + BACKUP_SUFFIX)
+
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    def load(self) -> Catalog:
+        if not self.path.exists():
+            return Catalog()
+        try:
+            return self._parse(self.path)
+        except StoreError:
+            if self.backup.exists():
+                return self._parse(self.backup)
+            raise
+
+    def _parse(self, path: Path) -> Catalog:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != CATALOG_FORMAT:
+                raise ValueError(f"unknown format {data.get('format')!r}")
+            papers = (Paper.from_dict(p) for p in data["papers"])
+            lists = (SeedList(**item) for item in data.get("lists", []))
+            return Catalog(papers={p.id: p for p in papers}, lists={s.file: s for s in lists})
+        except OSError as exc:
+            raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+        except (ValueError, KeyError, TypeError) as exc:
+            raise StoreError(
+                f"{path} is corrupt ({exc}); move it away and re-run `rag ingest` on your files"
+            ) from None
+
+    def save(self, catalog: Catalog) -> None:
+        payload = {
+            "format": CATALOG_FORMAT,
+            "lists": [s.to_dict() for s in catalog.lists.values()],
+            "papers": [p.to_dict() for p in catalog.ordered()],
+        }
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
+            if self.path.exists():
+                shutil.copy2(self.path, self.backup)
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            raise StoreError(f"cannot write {self.path}: {exc.strerror or exc}") from None

@@ -1,0 +1,1 @@
+"""Turning input files into ``Paper`` records."""

@@ -1,0 +1,78 @@
+"""Stable ids from content and readable, unique citekeys."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from rag.models import Paper
+
+ID_PREFIX = "p"
+ID_HEX_CHARS = 12
+TRUNCATION_MARK = "…"
+# Title words that make poor citekey stems.
+_CITEKEY_SKIP_WORDS = frozenset(
+    "a an the on of for in to and with towards toward via from is are do does not all".split()
+)
+
+
+def normalize_text(text: str) -> str:
+    """Unicode NFC and single spaces: the form that is hashed and indexed."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFC", text)).strip()
+
+
+def content_id(text: str) -> str:
+    digest = hashlib.sha256(normalize_text(text).encode("utf-8")).hexdigest()
+    return f"{ID_PREFIX}{digest[:ID_HEX_CHARS]}"
+
+
+def ascii_fold(text: str) -> str:
+    """'Dünner' -> 'Dunner', 'İnce' -> 'Ince'."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return decomposed.encode("ascii", "ignore").decode("ascii")
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", ascii_fold(text).lower())
+
+
+def surname(author: str) -> str:
+    """The family name of 'Yuan, Binhang' or 'Binhang Yuan'."""
+    if "," in author:
+        return author.split(",", 1)[0]
+    parts = author.split()
+    return parts[-1] if parts else ""
+
+
+def citekey_stem(paper: Paper) -> str:
+    """author + year + first significant title word, e.g. 'yuan2022decentralized'."""
+    author = _letters(surname(paper.first_author)) if paper.first_author else ""
+    year = str(paper.year) if paper.year else ""
+    word_source = paper.title or paper.text
+    words = [_letters(w) for w in re.split(r"[\s:/-]+", word_source)]
+    word = next((w for w in words if w and w not in _CITEKEY_SKIP_WORDS), "")
+    return f"{author or 'anon'}{year}{word}"
+
+
+def assign_citekeys(papers: Iterable[Paper], taken: Iterable[str] = ()) -> None:
+    """Give every paper without a citekey a unique one; existing keys never change.
+
+    Collisions get a letter suffix ('b', 'c', ...) in id order, so the result
+    does not depend on the order files were ingested in.
+    """
+    used = set(taken)
+    for paper in sorted(papers, key=lambda p: p.id):
+        if paper.citekey:
+            used.add(paper.citekey)
+    for paper in sorted(papers, key=lambda p: p.id):
+        if paper.citekey:
+            continue
+        stem = citekey_stem(paper)
+        key, suffix = stem, ord("b")
+        while key in used:
+            key = f"{stem}{chr(suffix)}" if suffix <= ord("z") else f"{stem}{suffix - ord('a')}"
+            suffix += 1
+        paper.citekey = key
+        used.add(key)

@@ -1,0 +1,36 @@
+"""The one exception hierarchy users see.
+
+Every failure a user can cause or fix (bad input, missing model, busy data
+directory, unreachable server) is a ``RagError``; the CLI turns it into one
+line on stderr and exit code 1. Anything else is a bug.
+"""
+
+from __future__ import annotations
+
+
+class RagError(Exception):
+    """A failure the user can act on; the message says what to do next."""
+
+
+class InputError(RagError):
+    """A file, folder, question or option the user gave cannot be used."""
+
+
+class NotFoundError(RagError):
+    """An id, citekey or source reference that is not in the library."""
+
+
+class StoreError(RagError):
+    """The index (Chroma or our papers file) cannot be opened or written."""
+
+
+class StoreBusyError(StoreError):
+    """Another process holds the data directory's write lock."""
+
+
+class EmbeddingMismatchError(StoreError):
+    """The collection was built with another embedding model than the one asked for."""
+
+
+class ModelUnavailableError(RagError):
+    """The embedding model can neither be loaded nor downloaded."""

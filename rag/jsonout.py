@@ -1,0 +1,64 @@
+"""The ``--json`` contracts of DESIGN.md, as plain dicts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rag.answer import Answer
+from rag.api import Listing, SearchResult
+from rag.models import Hit, Paper, SeedList
+
+
+def hit_json(hit: Hit) -> dict[str, Any]:
+    paper = hit.paper
+    return {
+        "id": paper.id,
+        "rank": hit.rank,
+        "score": hit.score,
+        "title": paper.title,
+        "year": paper.year,
+        "citekey": paper.citekey,
+        "text": paper.text,
+        "sources": paper.sources,
+    }
+
+
+def search_json(result: SearchResult) -> dict[str, Any]:
+    return {"query": result.query, "hits": [hit_json(h) for h in result.hits]}
+
+
+def answer_json(answer: Answer) -> dict[str, Any]:
+    return {
+        "question": answer.question,
+        "answer": answer.text,
+        "mode": answer.mode.value,
+        "citations": [
+            {
+                "n": c.n,
+                "id": c.paper.id,
+                "title": c.paper.title,
+                "citekey": c.paper.citekey,
+                "first_author": c.paper.first_author,
+                "year": c.paper.year,
+                "arxiv": c.paper.arxiv,
+                "sources": c.paper.sources,
+            }
+            for c in answer.citations
+        ],
+        "hits": [hit_json(h) for h in answer.hits],
+    }
+
+
+def paper_json(paper: Paper) -> dict[str, Any]:
+    return paper.to_dict()
+
+
+def listing_json(listing: Listing) -> dict[str, Any]:
+    return {
+        "papers": [paper_json(p) for p in listing.papers],
+        "lists": [s.to_dict() for s in listing.lists],
+    }
+
+
+def show_json(paper: Paper, lists: list[SeedList]) -> dict[str, Any]:
+    return {**paper_json(paper), "list_subjects": {s.file: s.subject for s in lists}}

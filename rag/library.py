@@ -1,0 +1,162 @@
+"""The core facade: one function per command, each opening the library it needs.
+
+The CLI calls these and renders what they return; they never print. Notices
+(one-line messages such as "indexing the bundled corpus") go through
+``notify``; long work reports through ``progress``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rag.catalog import CATALOG_FILE, Catalog, CatalogFile, UpsertReport
+from rag.config import DEFAULT_COLLECTION, Settings
+from rag.corpus.loader import load_paths
+from rag.embeddings import Embedder, choose_embedder
+from rag.errors import InputError, NotFoundError, StoreError
+from rag.lock import data_dir_lock
+from rag.models import Paper, ProgressFn, SeedList
+from rag.resources import seeds_dir
+from rag.retrieve import HybridRetriever
+from rag.store import VectorStore, connect
+
+Notify = Callable[[str], None]
+
+
+def silent(_: str) -> None:
+    return None
+
+
+@dataclass
+class Library:
+    """An open library: its papers, and the vector store when dense retrieval is on."""
+
+    settings: Settings
+    catalog: Catalog
+    embedder: Embedder | None
+    store: VectorStore | None
+    catalog_file: CatalogFile | None
+    notify: Notify = silent
+    progress: ProgressFn | None = None
+    _retriever: HybridRetriever | None = field(default=None, init=False)
+
+    @property
+    def mode(self) -> str:
+        return "hybrid" if self.embedder is not None and self.store is not None else "lexical"
+
+    def retriever(self) -> HybridRetriever:
+        if self._retriever is None:
+            dense = None
+            if self.embedder is not None and self.store is not None:
+                embedder, store = self.embedder, self.store
+                dense = lambda query, n: store.query(embedder.embed([query])[0], n)  # noqa: E731
+            self._retriever = HybridRetriever(
+                self.catalog.ordered(), dense, self.settings.dense_weight, self.settings.fusion_depth
+            )
+        return self._retriever
+
+    def add(self, papers: Sequence[Paper], lists: Sequence[SeedList]) -> UpsertReport:
+        """Upsert papers: saved to the catalog first, then vectors for new text only."""
+        report = self.catalog.upsert(papers, lists)
+        if self.catalog_file is not None:
+            self.catalog_file.save(self.catalog)
+        if self.store is not None:
+            self.store.save_lists(list(self.catalog.lists.values()))
+            self.store.update_metadata([self.catalog.papers[i] for i in report.updated])
+        self.sync_vectors()
+        self._retriever = None
+        return report
+
+    def sync_vectors(self) -> int:
+        """Embed papers that have no vector yet (new, or indexed while the model was missing)."""
+        if self.embedder is None or self.store is None:
+            return 0
+        if self.store.count() == len(self.catalog.papers):
+            return 0
+        missing = [p for p in self.catalog.ordered() if p.id not in self.store.ids()]
+        if missing:
+            vectors = self.embedder.embed([p.searchable_text() for p in missing], self.progress)
+            self.store.upsert(missing, vectors, self.progress)
+        return len(missing)
+
+    def paper(self, ref: str) -> Paper:
+        """A paper by id, citekey or source reference ``file#n``."""
+        ref = ref.strip()
+        if not ref:
+            raise InputError("give a paper id, citekey or source reference (file#n)")
+        for paper in self.catalog.papers.values():
+            if ref in (paper.id, paper.citekey) or ref in paper.sources:
+                return paper
+        raise NotFoundError(f"no paper with id, citekey or source '{ref}'; `rag papers` lists them")
+
+    def resolve_lists(self, names: Sequence[str]) -> frozenset[str]:
+        """Seed-list files from names given by the user: file name, its prefix, or subject words."""
+        chosen: set[str] = set()
+        for name in names:
+            wanted = name.strip().lower()
+            matches = [
+                s.file
+                for s in self.catalog.lists.values()
+                if s.file.lower().startswith(wanted) or (len(wanted) > 3 and wanted in s.subject.lower())
+            ]
+            if not matches:
+                known = ", ".join(sorted(self.catalog.lists)) or "none"
+                raise InputError(f"no seed list matches '{name}' (known lists: {known})")
+            chosen.update(matches)
+        return frozenset(chosen)
+
+
+def _load_catalog(settings: Settings, store: VectorStore | None) -> tuple[Catalog, CatalogFile | None]:
+    if settings.chroma_url:
+        # A server is shared: its collection, not a local file, is the truth.
+        assert store is not None
+        papers = store.papers()
+        return Catalog({p.id: p for p in papers}, {s.file: s for s in store.lists()}), None
+    catalog_file = CatalogFile(settings.data_dir / settings.collection / CATALOG_FILE)
+    return catalog_file.load(), catalog_file
+
+
+@contextmanager
+def open_library(
+    settings: Settings,
+    notify: Notify = silent,
+    progress: ProgressFn | None = None,
+    bootstrap: bool = True,
+    rebuild: bool = False,
+) -> Iterator[Library]:
+    """Open (and lock, in embedded mode) the configured library for one command.
+
+    With ``bootstrap``, an empty default collection is first filled with the
+    bundled seed corpus. ``rebuild`` opens a collection built with another
+    model (to replace it) and skips every automatic change.
+    """
+    choice = choose_embedder(settings)
+    if choice.notice:
+        notify(choice.notice)
+    if settings.chroma_url and choice.embedder is None:
+        raise StoreError(
+            "a Chroma server needs the embedding model to store papers; "
+            "set RAG_EMBED_MODEL_DIR to a folder with its files"
+        )
+    guard = nullcontext() if settings.chroma_url else data_dir_lock(settings.data_dir, settings.lock_timeout)
+    with guard:
+        store = None
+        if choice.embedder is not None:
+            client = connect(settings.data_dir, settings.chroma_url)
+            store = VectorStore(client, settings.collection, choice.embedder.name, check_model=not rebuild)
+        catalog, catalog_file = _load_catalog(settings, store)
+        library = Library(settings, catalog, choice.embedder, store, catalog_file, notify, progress)
+        if rebuild:
+            pass
+        elif bootstrap and not catalog.papers and settings.collection == DEFAULT_COLLECTION:
+            bundled = load_paths([seeds_dir()])
+            notify(f"first run: indexing the bundled corpus ({len(bundled.papers)} papers) into {settings.collection}")
+            library.add(list(bundled.papers.values()), bundled.lists)
+        else:
+            added = library.sync_vectors()
+            if added:
+                notify(f"added vectors for {added} papers indexed without the embedding model")
+        yield library

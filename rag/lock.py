@@ -1,0 +1,55 @@
+"""One writer at a time per data directory.
+
+Chroma's embedded store is single-process: a second process opening the same
+folder can wait on SQLite for about 16 minutes. Taking our own lock first turns
+that wait into an immediate, explained refusal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from rag.errors import StoreBusyError, StoreError
+
+LOCK_FILE = ".rag.lock"
+
+
+def ensure_writable_dir(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(
+            f"cannot create data directory {path}: {exc.strerror or exc}; "
+            "set RAG_DATA_DIR (or --data-dir) to a writable folder"
+        ) from None
+    probe = path / ".rag-write-test"
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise StoreError(
+            f"data directory {path} is not writable ({exc.strerror or exc}); "
+            "fix its permissions or set RAG_DATA_DIR to another folder"
+        ) from None
+
+
+@contextmanager
+def data_dir_lock(data_dir: Path, timeout: float) -> Iterator[None]:
+    """Hold the data directory's lock, or fail within ``timeout`` seconds with a clear message."""
+    ensure_writable_dir(data_dir)
+    lock = FileLock(str(data_dir / LOCK_FILE))
+    try:
+        lock.acquire(timeout=timeout)
+    except Timeout:
+        raise StoreBusyError(
+            f"another rag process is using {data_dir}; wait for it to finish and retry "
+            "(for several concurrent users, run a Chroma server and set RAG_CHROMA_URL)"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()

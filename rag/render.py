@@ -1,0 +1,117 @@
+"""Human output with rich. Part of the CLI: core modules never import this.
+
+Abstracts are untrusted text: they are shown as ``Text`` (never parsed as rich
+markup) with control characters removed, so '[red]' or an ANSI escape inside an
+abstract prints literally and cannot restyle the terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from rag.answer import Answer, AnswerMode
+from rag.api import IngestResult, Listing, SearchResult
+from rag.models import Paper, SeedList
+
+SNIPPET_CHARS = 220
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+
+
+def clean(text: str) -> str:
+    """Drop ANSI sequences and control/format characters (zero-width included), keep newlines."""
+    text = _ANSI.sub("", text)
+    return "".join(ch for ch in text if ch == "\n" or unicodedata.category(ch) not in ("Cc", "Cf"))
+
+
+def _short(text: str, limit: int = SNIPPET_CHARS) -> str:
+    text = clean(text)
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def reference_line(paper: Paper) -> Text:
+    parts = [clean(paper.display_title)]
+    if paper.first_author:
+        parts.append(clean(paper.first_author))
+    if paper.year:
+        parts.append(str(paper.year))
+    if paper.arxiv:
+        parts.append(f"arXiv:{clean(paper.arxiv)}")
+    line = Text(", ".join(parts))
+    line.append(f"  [{clean(paper.citekey)}]", style="dim")
+    return line
+
+
+def render_search(console: Console, result: SearchResult) -> None:
+    if not result.hits:
+        console.print(Text(f"No papers match '{clean(result.query)}'."))
+        return
+    for hit in result.hits:
+        paper = hit.paper
+        head = Text(f"{hit.rank:>2}. ", style="bold")
+        head.append(clean(paper.display_title), style="bold cyan")
+        head.append(f"  {paper.year or 'n.d.'}  {clean(paper.citekey)}  score {hit.score:.3f}", style="dim")
+        console.print(head)
+        console.print(Text("    " + _short(paper.text)))
+        console.print(Text("    " + ", ".join(paper.sources), style="dim"))
+
+
+def render_answer(console: Console, answer: Answer) -> None:
+    style = "yellow" if answer.mode is AnswerMode.INSUFFICIENT else ""
+    console.print(Text(clean(answer.text), style=style))
+    if answer.citations:
+        console.print()
+        console.print(Text("References", style="bold"))
+        for citation in answer.citations:
+            line = Text(f"[{citation.n}] ")
+            line.append_text(reference_line(citation.paper))
+            console.print(line)
+    if answer.mode is AnswerMode.EXTRACTIVE:
+        console.print(Text("(extractive answer: quoted from the abstracts, no language model)", style="dim"))
+
+
+def render_papers(console: Console, listing: Listing) -> None:
+    table = Table(show_lines=False, header_style="bold")
+    for column in ("citekey", "year", "title", "sources"):
+        table.add_column(column, overflow="fold")
+    for paper in listing.papers:
+        table.add_row(
+            Text(clean(paper.citekey)),
+            str(paper.year or ""),
+            Text(clean(paper.display_title)),
+            Text(", ".join(paper.sources)),
+        )
+    console.print(table)
+    console.print(Text(f"{len(listing.papers)} papers from {len(listing.lists)} lists", style="dim"))
+
+
+def render_paper(console: Console, paper: Paper, lists: list[SeedList]) -> None:
+    rows = Table.grid(padding=(0, 2))
+    rows.add_column(style="bold")
+    rows.add_column()
+    rows.add_row("id", paper.id)
+    rows.add_row("citekey", Text(clean(paper.citekey)))
+    rows.add_row("authors", Text(clean("; ".join(paper.authors)) or "unknown"))
+    rows.add_row("year", str(paper.year or "unknown"))
+    rows.add_row("arXiv", Text(clean(paper.arxiv or "unknown")))
+    rows.add_row("sources", Text(", ".join(paper.sources)))
+    for seed_list in lists:
+        rows.add_row("related to", Text(clean(seed_list.subject)))
+    body = Text(clean(paper.text))
+    if paper.truncated:
+        body.append("\n(abstract cut short in the source)", style="dim")
+    console.print(Panel(Group(rows, Text(), body), title=Text(clean(paper.display_title)), title_align="left"))
+
+
+def render_ingest(console: Console, result: IngestResult) -> None:
+    console.print(
+        Text(
+            f"{result.files_read} files read, {result.papers_found} papers: {result.added} added, "
+            f"{result.updated} updated, {result.unchanged} unchanged; library now has {result.total_papers} papers"
+        )
+    )

@@ -1,0 +1,130 @@
+"""Hybrid retrieval: dense (Chroma) and lexical (BM25) scores, normalized and fused.
+
+Fusion is a convex combination of per-query normalized scores (Bruch et al.,
+"An Analysis of Fusion Functions for Hybrid Retrieval", 2023): unlike
+reciprocal-rank fusion it keeps how far apart the scores are, and it measured
+better on both the seed questions and SciFact (benchmarks/retrieval.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+import numpy.typing as npt
+
+from rag.lexical import LexicalIndex
+from rag.models import Hit, Paper
+
+# (query, n) -> the n nearest papers as (id, cosine similarity), best first.
+DenseSearch = Callable[[str, int], list[tuple[str, float]]]
+# When filters drop most candidates, look this much deeper before filtering.
+FILTERED_DEPTH_FACTOR = 10
+
+
+class Method(str, Enum):
+    HYBRID = "hybrid"
+    DENSE = "dense"
+    LEXICAL = "lexical"
+
+
+@dataclass(frozen=True)
+class Filters:
+    year_min: int | None = None
+    year_max: int | None = None
+    lists: frozenset[str] = frozenset()
+
+    @property
+    def active(self) -> bool:
+        return self.year_min is not None or self.year_max is not None or bool(self.lists)
+
+    def accepts(self, paper: Paper) -> bool:
+        if self.year_min is not None and (paper.year is None or paper.year < self.year_min):
+            return False
+        if self.year_max is not None and (paper.year is None or paper.year > self.year_max):
+            return False
+        return not self.lists or any(name in self.lists for name in paper.lists)
+
+
+def _scaled(values: npt.NDArray[np.float32], floor: float) -> npt.NDArray[np.float32]:
+    """Map [floor, max] to [0, 1]; all-equal scores carry no ranking signal and become 0."""
+    top = float(values.max(initial=floor))
+    if top <= floor:
+        return np.zeros_like(values)
+    return np.clip((values - floor) / (top - floor), 0.0, 1.0).astype(np.float32)
+
+
+class HybridRetriever:
+    def __init__(
+        self,
+        papers: Sequence[Paper],
+        dense: DenseSearch | None,
+        dense_weight: float,
+        depth: int,
+    ) -> None:
+        self.papers = list(papers)
+        self.position = {paper.id: i for i, paper in enumerate(self.papers)}
+        self.lexical = LexicalIndex([p.searchable_text() for p in self.papers])
+        self.dense = dense
+        self.dense_weight = dense_weight
+        self.depth = depth
+
+    @property
+    def has_dense(self) -> bool:
+        return self.dense is not None
+
+    def search(self, query: str, k: int, filters: Filters = Filters(), method: Method = Method.HYBRID) -> list[Hit]:
+        if not self.papers:
+            return []
+        if method is not Method.LEXICAL and self.dense is None:
+            method = Method.LEXICAL
+        depth = max(self.depth, k) * (FILTERED_DEPTH_FACTOR if filters.active else 1)
+        lexical = self.lexical.scores(query)
+        dense = np.full(len(self.papers), np.nan, dtype=np.float32)
+        if method is not Method.LEXICAL and self.dense is not None:
+            for paper_id, similarity in self.dense(query, depth):
+                if paper_id in self.position:
+                    dense[self.position[paper_id]] = similarity
+        fused = self._fuse(method, dense, lexical, depth)
+        allowed = np.array([filters.accepts(p) for p in self.papers]) if filters.active else None
+        order = np.argsort(-fused, kind="stable")
+        hits: list[Hit] = []
+        for i in order:
+            if len(hits) == k or fused[i] <= 0.0 and method is Method.LEXICAL:
+                break
+            if np.isnan(fused[i]) or (allowed is not None and not allowed[i]):
+                continue
+            hits.append(
+                Hit(
+                    paper=self.papers[i],
+                    rank=len(hits) + 1,
+                    score=round(float(fused[i]), 4),
+                    dense=None if np.isnan(dense[i]) else round(float(dense[i]), 4),
+                    lexical=round(float(lexical[i]), 4),
+                )
+            )
+        return hits
+
+    def _fuse(
+        self,
+        method: Method,
+        dense: npt.NDArray[np.float32],
+        lexical: npt.NDArray[np.float32],
+        depth: int,
+    ) -> npt.NDArray[np.float32]:
+        if method is Method.LEXICAL:
+            return _scaled(lexical, 0.0)
+        seen = ~np.isnan(dense)
+        if method is Method.DENSE:
+            return np.where(seen, dense, np.nan).astype(np.float32)
+        # Candidates: the dense top-``depth`` plus the lexical top-``depth``.
+        candidates = seen.copy()
+        candidates[np.argsort(-lexical, kind="stable")[:depth]] = True
+        dense_floor = float(np.nanmin(dense)) if seen.any() else 0.0
+        dense_filled = np.where(seen, dense, dense_floor).astype(np.float32)
+        fused = self.dense_weight * _scaled(dense_filled, dense_floor) + (1 - self.dense_weight) * _scaled(
+            lexical, 0.0
+        )
+        return np.where(candidates, fused, np.nan).astype(np.float32)
