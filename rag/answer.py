@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 import numpy as np
 
+from rag.corpus.identity import surname
 from rag.embeddings import Embedder
 from rag.lexical import tokenize
 from rag.models import Hit, Paper
@@ -27,7 +28,7 @@ LEXICAL_EVIDENCE_COVERAGE = 0.5
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
 
 
-class AnswerMode(str, Enum):
+class AnswerMode(StrEnum):
     LLM = "llm"
     EXTRACTIVE = "extractive"
     INSUFFICIENT = "insufficient_evidence"
@@ -64,12 +65,20 @@ def is_evidence(hit: Hit, question: str, min_relevance: float) -> bool:
     return term_coverage(question, hit.paper.searchable_text()) >= LEXICAL_EVIDENCE_COVERAGE
 
 
-def extractive_answer(
-    question: str, hits: Sequence[Hit], embedder: Embedder | None, min_relevance: float
-) -> Answer:
+def _lead(paper: Paper) -> str:
+    """'Title (Author, 2022): ' so a 'which works...' question is answered by naming the works."""
+    if not paper.title:
+        return ""
+    who = ", ".join(
+        str(part) for part in (surname(paper.first_author) if paper.first_author else None, paper.year) if part
+    )
+    return f"{paper.title} ({who}): " if who else f"{paper.title}: "
+
+
+def extractive_answer(question: str, hits: Sequence[Hit], embedder: Embedder | None, min_relevance: float) -> Answer:
     evidence = [h for h in hits if is_evidence(h, question, min_relevance)]
     if not evidence:
-        closest = "; ".join(h.paper.display_title for h in hits[:3]) or "the library is empty"
+        closest = "; ".join(h.paper.display_title for h in hits[:3]) or "no paper shares a term with the question"
         return Answer(
             question,
             f"Insufficient evidence: no abstract in the library is relevant enough to answer this. Closest: {closest}.",
@@ -91,5 +100,5 @@ def extractive_answer(
         if len(chosen) == MAX_ANSWER_SENTENCES:
             break
     citations = [Citation(n, hit.paper) for n, (hit, _) in enumerate(chosen, start=1)]
-    text = "\n".join(f"- {sentence} [{n}]" for n, (_, sentence) in enumerate(chosen, start=1))
+    text = "\n".join(f"- {_lead(hit.paper)}{sentence} [{n}]" for n, (hit, sentence) in enumerate(chosen, start=1))
     return Answer(question, text, AnswerMode.EXTRACTIVE, citations, list(hits))

@@ -10,7 +10,7 @@ from rag.answer import Answer, extractive_answer
 from rag.config import Settings
 from rag.corpus.loader import load_paths
 from rag.errors import InputError, StoreError
-from rag.library import Notify, silent, open_library
+from rag.library import Notify, open_library, silent
 from rag.models import Hit, Paper, ProgressFn, SeedList
 from rag.retrieve import Filters
 
@@ -39,7 +39,9 @@ class SearchResult:
     mode: str
 
 
-def search(settings: Settings, request: SearchRequest, notify: Notify = silent, progress: ProgressFn | None = None) -> SearchResult:
+def search(
+    settings: Settings, request: SearchRequest, notify: Notify = silent, progress: ProgressFn | None = None
+) -> SearchResult:
     request.validate()
     with open_library(settings, notify, progress) as library:
         filters = Filters(request.year_min, request.year_max, library.resolve_lists(request.lists))
@@ -47,7 +49,9 @@ def search(settings: Settings, request: SearchRequest, notify: Notify = silent, 
         return SearchResult(request.query.strip(), hits, library.mode)
 
 
-def ask(settings: Settings, request: SearchRequest, notify: Notify = silent, progress: ProgressFn | None = None) -> Answer:
+def ask(
+    settings: Settings, request: SearchRequest, notify: Notify = silent, progress: ProgressFn | None = None
+) -> Answer:
     """Extractive answer (no LLM): cited sentences from the retrieved abstracts."""
     request.validate()
     with open_library(settings, notify, progress) as library:
@@ -68,7 +72,9 @@ def papers(settings: Settings, notify: Notify = silent, progress: ProgressFn | N
         return Listing(library.catalog.ordered(), list(library.catalog.lists.values()))
 
 
-def show(settings: Settings, ref: str, notify: Notify = silent, progress: ProgressFn | None = None) -> tuple[Paper, list[SeedList]]:
+def show(
+    settings: Settings, ref: str, notify: Notify = silent, progress: ProgressFn | None = None
+) -> tuple[Paper, list[SeedList]]:
     with open_library(settings, notify, progress) as library:
         paper = library.paper(ref)
         return paper, [library.catalog.lists[name] for name in paper.lists if name in library.catalog.lists]
@@ -85,7 +91,9 @@ class IngestResult:
     total_papers: int
 
 
-def ingest(settings: Settings, paths: Sequence[Path], notify: Notify = silent, progress: ProgressFn | None = None) -> IngestResult:
+def ingest(
+    settings: Settings, paths: Sequence[Path], notify: Notify = silent, progress: ProgressFn | None = None
+) -> IngestResult:
     """Add files and folders to the library; re-ingesting unchanged files changes nothing."""
     loaded = load_paths(paths)  # parse everything before touching the index
     for warning in loaded.warnings:

@@ -100,9 +100,7 @@ class CatalogFile:
         except OSError as exc:
             raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
         except (ValueError, KeyError, TypeError) as exc:
-            raise StoreError(
-                f"{path} is corrupt ({exc}); move it away and re-run `rag ingest` on your files"
-            ) from None
+            raise StoreError(f"{path} is corrupt ({exc}); move it away and re-run `rag ingest` on your files") from None
 
     def save(self, catalog: Catalog) -> None:
         payload = {

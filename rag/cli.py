@@ -167,11 +167,15 @@ Since = Annotated[int | None, typer.Option("--since", help="Only papers from thi
 Until = Annotated[int | None, typer.Option("--until", help="Only papers up to this year.")]
 Lists = Annotated[
     list[str] | None,
-    typer.Option("--list", help="Only papers from this seed list (file name, its prefix, or words of its subject). Repeatable."),
+    typer.Option(
+        "--list", help="Only papers from this seed list (file name, its prefix, or words of its subject). Repeatable."
+    ),
 ]
 
 
-def _request(query: str, top_k: int | None, since: int | None, until: int | None, lists: list[str] | None) -> SearchRequest:
+def _request(
+    query: str, top_k: int | None, since: int | None, until: int | None, lists: list[str] | None
+) -> SearchRequest:
     from rag.api import SearchRequest
 
     resolved = settings()
@@ -181,7 +185,9 @@ def _request(query: str, top_k: int | None, since: int | None, until: int | None
 @app.command()
 @handle_errors
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Seed-list .txt files or folders (papers.tsv beside them adds titles).")],
+    paths: Annotated[
+        list[Path], typer.Argument(help="Seed-list .txt files or folders (papers.tsv beside them adds titles).")
+    ],
 ) -> None:
     """Add files or folders to the library. Re-ingesting unchanged files adds nothing."""
     from rag.api import ingest as core_ingest
@@ -259,7 +265,9 @@ def papers(as_json: AsJson = False) -> None:
 @app.command()
 @handle_errors
 def show(
-    ref: Annotated[str, typer.Argument(help="Paper id, citekey, or source reference such as 000_e22c73655386b99b.txt#7.")],
+    ref: Annotated[
+        str, typer.Argument(help="Paper id, citekey, or source reference such as 000_e22c73655386b99b.txt#7.")
+    ],
     as_json: AsJson = False,
 ) -> None:
     """Show one paper in full."""

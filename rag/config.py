@@ -37,9 +37,7 @@ def default_data_dir() -> Path:
 class Settings(BaseSettings):
     """Everything a user can configure. See .env.example for the commented list."""
 
-    model_config = SettingsConfigDict(
-        env_prefix="RAG_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
-    )
+    model_config = SettingsConfigDict(env_prefix="RAG_", env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     data_dir: Path = Field(default_factory=default_data_dir)
     collection: str = DEFAULT_COLLECTION
@@ -89,7 +87,6 @@ def load_settings(**overrides: Any) -> Settings:
         return Settings(**given)
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'setting'}: {err['msg']}"
-            for err in exc.errors()
+            f"{'.'.join(str(p) for p in err['loc']) or 'setting'}: {err['msg']}" for err in exc.errors()
         )
         raise InputError(f"invalid setting ({problems}); check your flags, RAG_* variables and .env") from exc

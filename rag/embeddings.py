@@ -137,8 +137,7 @@ def choose_embedder(settings: Settings) -> EmbedderChoice:
         return EmbedderChoice(None)
     if settings.embed_model != DEFAULT_EMBED_MODEL:
         raise InputError(
-            f"unknown embedding model '{settings.embed_model}'; "
-            f"use '{DEFAULT_EMBED_MODEL}' or 'none' (RAG_EMBED_MODEL)"
+            f"unknown embedding model '{settings.embed_model}'; use '{DEFAULT_EMBED_MODEL}' or 'none' (RAG_EMBED_MODEL)"
         )
     if settings.embed_model_dir is not None:
         files = model_files_dir(settings.embed_model_dir)

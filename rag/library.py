@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from rag.catalog import CATALOG_FILE, Catalog, CatalogFile, UpsertReport
 from rag.config import DEFAULT_COLLECTION, Settings

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +24,7 @@ DenseSearch = Callable[[str, int], list[tuple[str, float]]]
 FILTERED_DEPTH_FACTOR = 10
 
 
-class Method(str, Enum):
+class Method(StrEnum):
     HYBRID = "hybrid"
     DENSE = "dense"
     LEXICAL = "lexical"
@@ -53,7 +53,8 @@ def _scaled(values: npt.NDArray[np.float32], floor: float) -> npt.NDArray[np.flo
     top = float(values.max(initial=floor))
     if top <= floor:
         return np.zeros_like(values)
-    return np.clip((values - floor) / (top - floor), 0.0, 1.0).astype(np.float32)
+    scaled: npt.NDArray[np.float32] = np.clip((values - floor) / (top - floor), 0.0, 1.0).astype(np.float32)
+    return scaled
 
 
 class HybridRetriever:
@@ -92,7 +93,7 @@ class HybridRetriever:
         order = np.argsort(-fused, kind="stable")
         hits: list[Hit] = []
         for i in order:
-            if len(hits) == k or fused[i] <= 0.0 and method is Method.LEXICAL:
+            if len(hits) == k or (fused[i] <= 0.0 and method is Method.LEXICAL):
                 break
             if np.isnan(fused[i]) or (allowed is not None and not allowed[i]):
                 continue
@@ -124,7 +125,5 @@ class HybridRetriever:
         candidates[np.argsort(-lexical, kind="stable")[:depth]] = True
         dense_floor = float(np.nanmin(dense)) if seen.any() else 0.0
         dense_filled = np.where(seen, dense, dense_floor).astype(np.float32)
-        fused = self.dense_weight * _scaled(dense_filled, dense_floor) + (1 - self.dense_weight) * _scaled(
-            lexical, 0.0
-        )
+        fused = self.dense_weight * _scaled(dense_filled, dense_floor) + (1 - self.dense_weight) * _scaled(lexical, 0.0)
         return np.where(candidates, fused, np.nan).astype(np.float32)

@@ -6,6 +6,7 @@ loads (or downloads) an embedding function of its own.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -131,7 +132,7 @@ class VectorStore:
                 ids=[p.id for p in chunk],
                 embeddings=vectors[start : start + batch],
                 documents=[p.text for p in chunk],
-                metadatas=[paper_metadata(p) for p in chunk],  # type: ignore[misc]
+                metadatas=[paper_metadata(p) for p in chunk],
             )
             if progress:
                 progress("storing", min(start + batch, len(papers)), len(papers))
@@ -142,7 +143,7 @@ class VectorStore:
             self.collection.update(
                 ids=[p.id for p in papers],
                 documents=[p.text for p in papers],
-                metadatas=[paper_metadata(p) for p in papers],  # type: ignore[misc]
+                metadatas=[paper_metadata(p) for p in papers],
             )
 
     def lists(self) -> list[SeedList]:
@@ -160,7 +161,7 @@ class VectorStore:
         total = self.count()
         if total == 0:
             return []
-        result = self.collection.query(query_embeddings=[vector], n_results=min(n, total), include=["distances"])
+        result = self.collection.query(query_embeddings=[vector.tolist()], n_results=min(n, total), include=["distances"])
         distances = (result["distances"] or [[]])[0]
         return [(pid, 1.0 - float(d)) for pid, d in zip(result["ids"][0], distances, strict=True)]
 
@@ -174,8 +175,6 @@ class VectorStore:
         ]
 
     def drop(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # absent already: nothing to drop
             self.client.delete_collection(self.name)
-        except Exception:  # absent already: nothing to drop
-            pass
         self._collection = None

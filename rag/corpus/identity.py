@@ -14,7 +14,28 @@ ID_HEX_CHARS = 12
 TRUNCATION_MARK = "…"
 # Title words that make poor citekey stems.
 _CITEKEY_SKIP_WORDS = frozenset(
-    "a an the on of for in to and with towards toward via from is are do does not all".split()
+    [
+        "a",
+        "an",
+        "the",
+        "on",
+        "of",
+        "for",
+        "in",
+        "to",
+        "and",
+        "with",
+        "towards",
+        "toward",
+        "via",
+        "from",
+        "is",
+        "are",
+        "do",
+        "does",
+        "not",
+        "all",
+    ]
 )
 
 

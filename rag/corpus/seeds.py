@@ -78,9 +78,7 @@ def parse_seed_list(text: str, file_name: str, metadata: Metadata) -> tuple[Seed
     """One seed list -> its subject and one ``Paper`` per snippet (not yet merged)."""
     paragraphs = split_paragraphs(text)
     if not paragraphs or not paragraphs[0].startswith(HEADER_PREFIX):
-        raise InputError(
-            f"{file_name}: not a seed list (the first paragraph must start with '{HEADER_PREFIX}')"
-        )
+        raise InputError(f"{file_name}: not a seed list (the first paragraph must start with '{HEADER_PREFIX}')")
     header_subject = normalize_text(paragraphs[0][len(HEADER_PREFIX) :])
     subject_meta = metadata.get((file_name, SUBJECT_ENTRY))
     seed_list = SeedList(
