@@ -161,7 +161,9 @@ class VectorStore:
         total = self.count()
         if total == 0:
             return []
-        result = self.collection.query(query_embeddings=[vector.tolist()], n_results=min(n, total), include=["distances"])
+        result = self.collection.query(
+            query_embeddings=[vector.tolist()], n_results=min(n, total), include=["distances"]
+        )
         distances = (result["distances"] or [[]])[0]
         return [(pid, 1.0 - float(d)) for pid, d in zip(result["ids"][0], distances, strict=True)]
 

@@ -1,0 +1,125 @@
+"""The CLI as users meet it: CliRunner for every command, one real subprocess for `ask`."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import HETEROGENEOUS_QUESTION, SEEDS
+from typer.testing import CliRunner
+
+from rag.cli import app
+
+runner = CliRunner()
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_search_json_contract(seeded: Path) -> None:
+    code, out, _ = invoke("search", "tensor parallelism", "-k", "3", "--json")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["query"] == "tensor parallelism"
+    assert len(payload["hits"]) == 3
+    for rank, hit in enumerate(payload["hits"], start=1):
+        assert set(hit) == {"id", "rank", "score", "title", "year", "citekey", "text", "sources"}
+        assert hit["rank"] == rank
+    assert payload["hits"][0]["citekey"] == "shi2023tapas"
+    assert payload["hits"][0]["sources"] == ["000_e22c73655386b99b.txt#8"]
+
+
+def test_ask_json_contract(seeded: Path) -> None:
+    code, out, _ = invoke("ask", HETEROGENEOUS_QUESTION, "--json")
+    assert code == 0
+    payload = json.loads(out)
+    assert {"question", "answer", "mode", "citations"} <= set(payload)
+    assert payload["mode"] == "extractive"
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", payload["answer"])}
+    assert cited and cited == {c["n"] for c in payload["citations"]}
+    assert all({"n", "id", "title", "citekey"} <= set(c) for c in payload["citations"])
+
+
+def test_ask_human_output_has_references(seeded: Path) -> None:
+    code, out, _ = invoke("ask", HETEROGENEOUS_QUESTION)
+    assert code == 0
+    assert "References" in out and "[1] " in out and "arXiv:" in out
+
+
+def test_papers_and_show(seeded: Path) -> None:
+    code, out, _ = invoke("papers", "--json")
+    assert code == 0
+    assert len(json.loads(out)["papers"]) == 39
+    code, out, _ = invoke("show", "yuan2022decentralized")
+    assert code == 0 and "Decentralized Training of Foundation Models" in out and "2206.01288" in out
+    code, out, _ = invoke("show", "000_e22c73655386b99b.txt#7", "--json")
+    assert json.loads(out)["citekey"] == "yuan2022decentralized"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("show", "nope"), "error: no paper with id, citekey or source 'nope'"),
+        (("ask", ""), "error: the question is empty"),
+        (("search", "gpus", "-k", "0"), "error: -k must be at least 1"),
+        (("ingest", "missing-folder"), "error: no such file or folder: missing-folder"),
+        (("--collection", "x", "papers"), "error: invalid setting (collection"),
+    ],
+)
+def test_errors_are_one_line_exit_1(seeded: Path, args: tuple[str, ...], message: str) -> None:
+    code, out, err = invoke(*args)
+    assert code == 1
+    assert err.startswith(message)
+    assert err.count("\n") == 1 and "Traceback" not in err + out
+
+
+def test_ingest_reports_and_warns(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    shutil.copytree(SEEDS, folder)
+    (folder / "junk.bin").write_bytes(b"\x00\x01")
+    code, out, err = invoke("--collection", "mine", "ingest", str(folder))
+    assert code == 0
+    assert "39 papers: 39 added" in out
+    assert "skipped" in err and "junk.bin" in err
+    code, out, _ = invoke("--collection", "mine", "ingest", str(folder))
+    assert "0 added, 0 updated, 39 unchanged" in out
+
+
+def test_hostile_text_is_shown_literally(tmp_path: Path) -> None:
+    (tmp_path / "evil.txt").write_text(
+        "Related papers: X\n\n[red]GPU[/red] scheduling \x1b[31mon heterogeneous\x1b[0m clusters\u200b.\n"
+    )
+    assert invoke("--collection", "evil", "ingest", str(tmp_path / "evil.txt"))[0] == 0
+    code, out, _ = invoke("--collection", "evil", "search", "heterogeneous GPU scheduling")
+    assert code == 0
+    assert "[red]GPU[/red]" in out and "\x1b" not in out and "\u200b" not in out
+
+
+def test_help_lists_commands() -> None:
+    code, out, _ = invoke("--help")
+    assert code == 0
+    for command in ("ingest", "search", "ask", "papers", "show", "reindex"):
+        assert command in out
+
+
+def test_installed_ask_script(seeded: Path) -> None:
+    script = Path(sys.executable).parent / "ask"
+    if not script.exists():
+        pytest.skip("the `ask` console script is not installed in this environment")
+    done = subprocess.run(
+        [str(script), HETEROGENEOUS_QUESTION, "--json"], capture_output=True, text=True, env=os.environ, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["citations"]
+    module = subprocess.run(
+        [sys.executable, "-m", "rag", "show", "shi2023tapas"], capture_output=True, text=True, timeout=120
+    )
+    assert module.returncode == 0 and "TAPAS" in module.stdout

@@ -1,0 +1,53 @@
+"""Our ONNX runner gives Chroma's default embedding function's vectors, without its padding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from conftest import MODEL_DIR, SEEDS, needs_model
+
+from rag.config import load_settings
+from rag.corpus.loader import load_paths
+from rag.embeddings import OnnxMiniLM, choose_embedder, model_files_dir
+
+PARITY_COSINE = 0.9999
+
+
+@needs_model
+def test_same_vectors_as_chromas_default_function() -> None:
+    from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
+
+    assert MODEL_DIR is not None
+    files = model_files_dir(MODEL_DIR)
+    assert files is not None
+
+    class LocalChromaDefault(ONNXMiniLM_L6_V2):
+        DOWNLOAD_PATH = files.parent
+
+    texts = [*(p.searchable_text() for p in load_paths([SEEDS]).papers.values()), "GPUs", "a " * 400][-14:]
+    ours = OnnxMiniLM(files, batch_size=5).embed(texts)
+    theirs = np.array(LocalChromaDefault()(texts))
+    cosines = (ours * theirs).sum(axis=1) / (np.linalg.norm(ours, axis=1) * np.linalg.norm(theirs, axis=1))
+    assert cosines.min() >= PARITY_COSINE
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+
+
+def test_missing_model_folder_means_lexical_with_notice(tmp_path: Path) -> None:
+    choice = choose_embedder(load_settings(embed_model_dir=tmp_path))
+    assert choice.embedder is None
+    assert choice.notice is not None and str(tmp_path) in choice.notice
+
+
+def test_model_can_be_switched_off() -> None:
+    choice = choose_embedder(load_settings(embed_model="none"))
+    assert choice.embedder is None and choice.notice is None
+
+
+def test_unknown_model_name_is_an_error() -> None:
+    import pytest
+
+    from rag.errors import InputError
+
+    with pytest.raises(InputError, match="unknown embedding model"):
+        choose_embedder(load_settings(embed_model="bge-huge"))

@@ -1,0 +1,72 @@
+"""Bad input to ingest: one clear reason per file, nothing half-read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import SEEDS
+
+from rag.corpus.loader import load_paths
+from rag.errors import InputError
+
+SEED_FILE = SEEDS / "000_e22c73655386b99b.txt"
+
+
+def test_missing_path(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file or folder"):
+        load_paths([tmp_path / "nope.txt"])
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    (tmp_path / "empty.txt").write_text("")
+    with pytest.raises(InputError, match=r"empty\.txt: file is empty"):
+        load_paths([tmp_path / "empty.txt"])
+
+
+def test_binary_file(tmp_path: Path) -> None:
+    (tmp_path / "blob.txt").write_bytes(b"Related papers: x\x00\x01\x02")
+    with pytest.raises(InputError, match="binary file"):
+        load_paths([tmp_path / "blob.txt"])
+
+
+def test_non_utf8_text(tmp_path: Path) -> None:
+    (tmp_path / "latin.txt").write_bytes("Related papers: Café\n\nUn résumé.".encode("latin-1"))
+    with pytest.raises(InputError, match=r"not UTF-8 text \(byte 0xe9 at offset 19\)"):
+        load_paths([tmp_path / "latin.txt"])
+
+
+def test_not_a_seed_list(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("just some notes\n\nmore notes\n")
+    with pytest.raises(InputError, match="not a seed list"):
+        load_paths([tmp_path / "notes.txt"])
+
+
+def test_folder_with_mixed_files_keeps_the_good_ones(tmp_path: Path) -> None:
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "good.txt").write_text(SEED_FILE.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "empty.txt").write_text("")
+    (folder / "paper.pdf").write_bytes(b"%PDF-1.4")
+    (folder / ".hidden.txt").write_text("ignored")
+    result = load_paths([folder])
+    assert result.files_read == 1
+    assert len(result.papers) == 20
+    assert len(result.warnings) == 2
+    assert any("empty.txt: file is empty" in w for w in result.warnings)
+    assert any("paper.pdf: unsupported file type" in w for w in result.warnings)
+
+
+def test_tsv_beside_a_user_list_adds_titles(tmp_path: Path) -> None:
+    (tmp_path / "mine.txt").write_text("Related papers: My paper\n\nAn abstract about GPUs.\n")
+    (tmp_path / "papers.tsv").write_text(
+        "file\tentry\ttitle\tfirst_author\tyear\tarxiv\nmine.txt\t1\tGPU Things\tRoe (Ann)\t2024\t2401.00001\n"
+    )
+    paper = next(iter(load_paths([tmp_path / "mine.txt"]).papers.values()))
+    assert (paper.title, paper.year, paper.authors, paper.truncated) == ("GPU Things", 2024, ["Roe, Ann"], False)
+
+
+def test_header_without_abstracts(tmp_path: Path) -> None:
+    (tmp_path / "h.txt").write_text("Related papers: nothing follows\n")
+    with pytest.raises(InputError, match="no abstracts"):
+        load_paths([tmp_path / "h.txt"])

@@ -1,0 +1,53 @@
+"""The bundled corpus and prompts reach an installed wheel, not only a checkout."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+
+def test_wheel_carries_seeds_and_prompts(tmp_path: Path) -> None:
+    pytest.importorskip("hatchling")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(REPO),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    wheel = next(tmp_path.glob("rag-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for expected in (
+        "rag/_data/seeds/papers.tsv",
+        "rag/_data/seeds/000_e22c73655386b99b.txt",
+        "rag/_data/seeds/002_1079d4b498cf8dd9.txt",
+        "rag/_data/prompts/README.md",
+        "rag/cli.py",
+    ):
+        assert expected in names
+    # The installed layout is what resources.bundled_dir looks for first.
+    zipfile.ZipFile(wheel).extractall(tmp_path / "site")
+    found = subprocess.run(
+        [sys.executable, "-c", "from rag.resources import seeds_dir; print(seeds_dir())"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path / "site",
+        env={"PYTHONPATH": str(tmp_path / "site")},
+        check=True,
+    )
+    assert Path(found.stdout.strip()) == (tmp_path / "site" / "rag" / "_data" / "seeds").resolve()

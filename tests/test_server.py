@@ -1,0 +1,83 @@
+"""Server mode against a real `chroma run` on a free loopback port."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import HETEROGENEOUS_QUESTION, SEEDS, needs_model
+
+from rag import api
+from rag.api import SearchRequest
+from rag.config import load_settings
+from rag.errors import StoreError
+
+pytestmark = [pytest.mark.server, needs_model]
+SERVER_START_TIMEOUT = 60.0
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def chroma_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    binary = Path(sys.executable).parent / "chroma"
+    if not binary.exists():
+        pytest.skip("the `chroma` command is not installed beside this Python")
+    port = _free_port()
+    folder = tmp_path_factory.mktemp("chroma-server")
+    log = (folder / "server.log").open("w")
+    process = subprocess.Popen(
+        [str(binary), "run", "--path", str(folder / "db"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/api/v2/heartbeat", timeout=1).close()
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"chroma server did not start: {(folder / 'server.log').read_text()[-500:]}")
+            time.sleep(0.2)
+    yield url
+    process.terminate()
+    process.wait(timeout=10)
+    log.close()
+
+
+def test_server_bootstraps_searches_and_ingests_idempotently(chroma_url: str) -> None:
+    settings = load_settings(chroma_url=chroma_url)
+    notices: list[str] = []
+    hits = api.search(settings, SearchRequest(HETEROGENEOUS_QUESTION, 3), notify=notices.append).hits
+    assert any("bundled corpus" in n for n in notices)
+    assert hits and hits[0].dense is not None
+    assert len(api.papers(settings).papers) == 39
+    report = api.ingest(settings, [SEEDS])
+    assert (report.added, report.updated, report.total_papers) == (0, 0, 39)
+    paper, lists = api.show(settings, "yang2023holmes")
+    assert len(paper.sources) == 2 and len(lists) == 2
+
+
+def test_server_collections_are_separate(chroma_url: str) -> None:
+    settings = load_settings(chroma_url=chroma_url, collection="lab-shared")
+    api.ingest(settings, [SEEDS / "002_1079d4b498cf8dd9.txt"])
+    assert len(api.papers(settings).papers) == 20
+
+
+def test_unreachable_server_is_one_clear_error() -> None:
+    settings = load_settings(chroma_url=f"http://127.0.0.1:{_free_port()}")
+    with pytest.raises(StoreError, match="cannot reach the Chroma server"):
+        api.papers(settings)
