@@ -294,6 +294,46 @@ def reindex() -> None:
     typer.echo(f"reindexed {count} papers")
 
 
+@app.command("eval")
+@handle_errors
+def eval_command(
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="A labelled question file (JSONL: {question, relevant: {id|citekey|file#n: grade}}) "
+            "or a BEIR folder (corpus.jsonl, queries.jsonl, qrels/SPLIT.tsv)."
+        ),
+    ],
+    methods: Annotated[
+        list[str] | None,
+        typer.Option("--method", "-m", help="hybrid, dense or lexical; repeat to compare [default: hybrid]."),
+    ] = None,
+    split: Annotated[str, typer.Option("--split", help="BEIR qrels split.")] = "test",
+    as_json: AsJson = False,
+) -> None:
+    """Retrieval quality (nDCG@10, recall@10, recall@100, MRR@10) on labelled questions.
+
+    A BEIR folder is ingested into its own collection (eval-NAME), reused by later runs.
+    """
+    from rag.api import EvalRequest, evaluate_retrieval
+    from rag.errors import InputError
+    from rag.retrieve import Method
+
+    try:
+        chosen = [Method(m.strip().lower()) for m in methods or ["hybrid"]]
+    except ValueError:
+        raise InputError(f"unknown --method in {methods}; choose from {', '.join(m.value for m in Method)}") from None
+    run_result = run(evaluate_retrieval, settings(), EvalRequest(path, list(dict.fromkeys(chosen)), split))
+    if as_json:
+        from rag.jsonout import eval_json
+
+        print_json(eval_json(run_result))
+    else:
+        from rag.render import render_eval
+
+        render_eval(_stdout(), run_result)
+
+
 def main(args: list[str] | None = None) -> None:
     app(args=args, prog_name="rag")
 

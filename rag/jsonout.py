@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from rag.answer import Answer
-from rag.api import Listing, SearchResult
+from rag.api import EvalRun, Listing, SearchResult
+from rag.evaluate import EvalReport
 from rag.models import Hit, Paper, SeedList
 
 
@@ -62,3 +63,20 @@ def listing_json(listing: Listing) -> dict[str, Any]:
 
 def show_json(paper: Paper, lists: list[SeedList]) -> dict[str, Any]:
     return {**paper_json(paper), "list_subjects": {s.file: s.subject for s in lists}}
+
+
+def eval_report_json(report: EvalReport) -> dict[str, Any]:
+    return {
+        "metrics": report.metrics,
+        "questions": [
+            {"query_id": q.query_id, "question": q.question, "ranked": q.ranked, "metrics": q.metrics}
+            for q in report.questions
+        ],
+    }
+
+
+def eval_json(run: EvalRun) -> dict[str, Any]:
+    """One method: the report itself; several: {"methods": {name: report}}."""
+    if len(run.reports) == 1:
+        return eval_report_json(next(iter(run.reports.values())))
+    return {"methods": {name: eval_report_json(report) for name, report in run.reports.items()}}

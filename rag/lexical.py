@@ -32,9 +32,12 @@ def _stemmer() -> Any:
 
 @lru_cache(maxsize=1)
 def _stopwords() -> frozenset[str]:
-    from bm25s.stopwords import STOPWORDS_EN
+    # NLTK's English list (179 words): unlike the 33-word Lucene list it also drops
+    # question words ("which", "what", "about", "how"), which questions to a paper
+    # library are full of. SciFact nDCG@10 is unchanged, the dev questions gain.
+    from bm25s.stopwords import STOPWORDS_EN_PLUS
 
-    return frozenset(STOPWORDS_EN)
+    return frozenset(STOPWORDS_EN_PLUS)
 
 
 def tokenize(text: str) -> list[str]:

@@ -41,6 +41,7 @@ class Library:
     notify: Notify = silent
     progress: ProgressFn | None = None
     _retriever: HybridRetriever | None = field(default=None, init=False)
+    _refs: dict[str, Paper] | None = field(default=None, init=False)
 
     @property
     def mode(self) -> str:
@@ -66,7 +67,7 @@ class Library:
             self.store.save_lists(list(self.catalog.lists.values()))
             self.store.update_metadata([self.catalog.papers[i] for i in report.updated])
         self.sync_vectors()
-        self._retriever = None
+        self._retriever = self._refs = None
         return report
 
     def sync_vectors(self) -> int:
@@ -75,7 +76,8 @@ class Library:
             return 0
         if self.store.count() == len(self.catalog.papers):
             return 0
-        missing = [p for p in self.catalog.ordered() if p.id not in self.store.ids()]
+        stored = self.store.ids()
+        missing = [p for p in self.catalog.ordered() if p.id not in stored]
         if missing:
             vectors = self.embedder.embed([p.searchable_text() for p in missing], self.progress)
             self.store.upsert(missing, vectors, self.progress)
@@ -86,9 +88,13 @@ class Library:
         ref = ref.strip()
         if not ref:
             raise InputError("give a paper id, citekey or source reference (file#n)")
-        for paper in self.catalog.papers.values():
-            if ref in (paper.id, paper.citekey) or ref in paper.sources:
-                return paper
+        if self._refs is None:
+            self._refs = {}
+            for paper in self.catalog.papers.values():
+                for key in (paper.id, paper.citekey, *paper.sources):
+                    self._refs.setdefault(key, paper)
+        if ref in self._refs:
+            return self._refs[ref]
         raise NotFoundError(f"no paper with id, citekey or source '{ref}'; `rag papers` lists them")
 
     def resolve_lists(self, names: Sequence[str]) -> frozenset[str]:

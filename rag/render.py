@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rag.answer import Answer, AnswerMode
-from rag.api import IngestResult, Listing, SearchResult
+from rag.api import EvalRun, IngestResult, Listing, SearchResult
 from rag.models import Paper, SeedList
 
 SNIPPET_CHARS = 220
@@ -115,3 +115,16 @@ def render_ingest(console: Console, result: IngestResult) -> None:
             f"{result.updated} updated, {result.unchanged} unchanged; library now has {result.total_papers} papers"
         )
     )
+
+
+def render_eval(console: Console, run: EvalRun) -> None:
+    first = next(iter(run.reports.values()))
+    title = f"{run.dataset}: {len(first.questions)} questions, {run.documents} documents (collection {run.collection})"
+    table = Table(title=title, header_style="bold")
+    table.add_column("method")
+    names = list(first.metrics)
+    for name in names:
+        table.add_column(name, justify="right")
+    for method, report in run.reports.items():
+        table.add_row(method, *(f"{report.metrics[name]:.3f}" for name in names))
+    console.print(table)
