@@ -36,7 +36,8 @@ MODEL_FILES = (
 )
 # sentence-transformers' max_seq_length for all-MiniLM-L6-v2, which Chroma keeps.
 MAX_TOKENS = 256
-EMBED_BATCH_SIZE = 32
+# Small batches measured fastest on 2 cores (benchmarks/ingest_speed.py).
+EMBED_BATCH_SIZE = 8
 CHROMA_CACHE_DIR = Path.home() / ".cache" / "chroma" / "onnx_models" / DEFAULT_EMBED_MODEL
 
 

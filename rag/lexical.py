@@ -7,9 +7,12 @@ bundled corpus and well under a second for thousands of abstracts).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -18,6 +21,11 @@ import numpy.typing as npt
 # Lucene's defaults; SciFact and the seed questions were measured with these.
 BM25_K1 = 1.2
 BM25_B = 0.75
+# Bump when tokenize() changes: saved indexes with another version are rebuilt.
+TOKENIZER_VERSION = "nltk179-snowball-acronym-plural-1"
+FINGERPRINT_FILE = "fingerprint.txt"
+# Below this many documents building is faster than reading files back.
+MIN_CACHED_DOCUMENTS = 500
 # Shorter words ending in 's' ("bus", "gas") are left alone.
 MIN_PLURAL_LENGTH = 3
 _TOKEN = re.compile(r"\w+", re.UNICODE)
@@ -55,13 +63,20 @@ def _strip_acronym_plural(word: str, stem: str) -> str:
 
 
 class LexicalIndex:
-    def __init__(self, texts: Sequence[str]) -> None:
+    """BM25 scores over a fixed list of documents, in list order."""
+
+    def __init__(self, bm25: Any, size: int) -> None:
+        self._bm25 = bm25
+        self.size = size
+
+    @classmethod
+    def build(cls, texts: Sequence[str]) -> LexicalIndex:
         import bm25s
 
-        self.size = len(texts)
-        self._bm25 = bm25s.BM25(k1=BM25_K1, b=BM25_B)
+        bm25 = bm25s.BM25(k1=BM25_K1, b=BM25_B)
         corpus = [tokenize(t) or ["\u2205"] for t in texts]  # bm25s rejects empty documents
-        self._bm25.index(corpus, show_progress=False)
+        bm25.index(corpus, show_progress=False)
+        return cls(bm25, len(texts))
 
     def scores(self, query: str) -> npt.NDArray[np.float32]:
         """BM25 score of every document, in index order (zeros when no term is known)."""
@@ -69,3 +84,34 @@ class LexicalIndex:
         if not known or self.size == 0:
             return np.zeros(self.size, dtype=np.float32)
         return np.asarray(self._bm25.get_scores(known), dtype=np.float32)
+
+
+def fingerprint(keys: Sequence[str]) -> str:
+    """Identifies an index: the tokenizer version and the documents, in order."""
+    digest = hashlib.sha256(TOKENIZER_VERSION.encode())
+    for key in keys:
+        digest.update(key.encode("utf-8", "surrogatepass") + b"\x00")
+    return digest.hexdigest()
+
+
+def load_or_build(folder: Path, keys: Sequence[str], texts: Sequence[str]) -> LexicalIndex:
+    """The saved index in ``folder`` when it matches ``keys``, else a new one (saved for next time).
+
+    Rebuilding BM25 over thousands of abstracts takes seconds; loading it, milliseconds.
+    Any failure to read or write the cache just means building in memory.
+    """
+    import bm25s
+
+    stamp = fingerprint(keys)
+    stamp_file = folder / FINGERPRINT_FILE
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        if stamp_file.read_text(encoding="utf-8") == stamp:
+            return LexicalIndex(bm25s.BM25.load(str(folder), mmap=True, show_progress=False), len(keys))
+    index = LexicalIndex.build(texts)
+    if len(keys) >= MIN_CACHED_DOCUMENTS:
+        with contextlib.suppress(OSError):
+            folder.mkdir(parents=True, exist_ok=True)
+            stamp_file.unlink(missing_ok=True)  # never a stamp beside a half-written index
+            index._bm25.save(str(folder), show_progress=False)
+            stamp_file.write_text(stamp, encoding="utf-8")
+    return index

@@ -7,15 +7,18 @@ The CLI calls these and renders what they return; they never print. Notices
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from rag.catalog import CATALOG_FILE, Catalog, CatalogFile, UpsertReport
 from rag.config import DEFAULT_COLLECTION, Settings
 from rag.corpus.loader import load_paths
 from rag.embeddings import Embedder, choose_embedder
 from rag.errors import InputError, NotFoundError, StoreError
+from rag.lexical import load_or_build
 from rag.lock import data_dir_lock
 from rag.models import Paper, ProgressFn, SeedList
 from rag.resources import seeds_dir
@@ -23,6 +26,8 @@ from rag.retrieve import HybridRetriever
 from rag.store import VectorStore, connect
 
 Notify = Callable[[str], None]
+LEXICAL_DIR = "lexical"
+SERVER_KEY_CHARS = 12
 
 
 def silent(_: str) -> None:
@@ -53,8 +58,14 @@ class Library:
             if self.embedder is not None and self.store is not None:
                 embedder, store = self.embedder, self.store
                 dense = lambda query, n: store.query(embedder.embed([query])[0], n)  # noqa: E731
+            papers = self.catalog.ordered()
+            lexical = load_or_build(
+                lexical_cache_dir(self.settings),
+                [f"{p.id}\t{p.title or ''}" for p in papers],
+                [p.searchable_text() for p in papers],
+            )
             self._retriever = HybridRetriever(
-                self.catalog.ordered(), dense, self.settings.dense_weight, self.settings.fusion_depth
+                papers, dense, self.settings.dense_weight, self.settings.fusion_depth, lexical
             )
         return self._retriever
 
@@ -112,6 +123,14 @@ class Library:
                 raise InputError(f"no seed list matches '{name}' (known lists: {known})")
             chosen.update(matches)
         return frozenset(chosen)
+
+
+def lexical_cache_dir(settings: Settings) -> Path:
+    """Saved BM25 index: per collection, and per server when the papers live on one."""
+    if settings.chroma_url:
+        server = hashlib.sha256(settings.chroma_url.encode()).hexdigest()[:SERVER_KEY_CHARS]
+        return settings.data_dir / LEXICAL_DIR / f"server-{server}" / settings.collection
+    return settings.data_dir / settings.collection / LEXICAL_DIR
 
 
 def _load_catalog(settings: Settings, store: VectorStore | None) -> tuple[Catalog, CatalogFile | None]:

@@ -64,10 +64,11 @@ class HybridRetriever:
         dense: DenseSearch | None,
         dense_weight: float,
         depth: int,
+        lexical: LexicalIndex | None = None,
     ) -> None:
         self.papers = list(papers)
         self.position = {paper.id: i for i, paper in enumerate(self.papers)}
-        self.lexical = LexicalIndex([p.searchable_text() for p in self.papers])
+        self.lexical = lexical or LexicalIndex.build([p.searchable_text() for p in self.papers])
         self.dense = dense
         self.dense_weight = dense_weight
         self.depth = depth

@@ -1,0 +1,74 @@
+"""BM25 tokenization and the saved lexical index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from rag.lexical import FINGERPRINT_FILE, MIN_CACHED_DOCUMENTS, LexicalIndex, load_or_build, tokenize
+
+WORDS = [
+    "gpu",
+    "cluster",
+    "heterogeneous",
+    "training",
+    "pipeline",
+    "tensor",
+    "expert",
+    "memory",
+    "network",
+    "sparse",
+    "dense",
+    "model",
+]
+
+
+def _corpus(size: int) -> tuple[list[str], list[str]]:
+    texts = [f"{WORDS[i % len(WORDS)]} {WORDS[(i * 7) % len(WORDS)]} paper {i}" for i in range(size)]
+    return [f"id{i}" for i in range(size)], texts
+
+
+def test_tokenize_stems_drops_question_words_and_acronym_plurals() -> None:
+    assert tokenize("Which works target heterogeneous GPUs?") == ["work", "target", "heterogen", "gpu"]
+    assert tokenize("LLMs and DNNs") == ["llm", "dnn"]
+
+
+def test_saved_index_matches_a_fresh_one(tmp_path: Path) -> None:
+    keys, texts = _corpus(MIN_CACHED_DOCUMENTS)
+    built = load_or_build(tmp_path, keys, texts)
+    assert (tmp_path / FINGERPRINT_FILE).exists()
+    loaded = load_or_build(tmp_path, keys, texts)
+    assert loaded._bm25 is not built._bm25
+    for query in ("heterogeneous gpu", "sparse expert memory", "nothing-matches"):
+        assert np.allclose(loaded.scores(query), LexicalIndex.build(texts).scores(query))
+
+
+def test_changed_library_rebuilds(tmp_path: Path) -> None:
+    keys, texts = _corpus(MIN_CACHED_DOCUMENTS)
+    load_or_build(tmp_path, keys, texts)
+    texts[0] = "completely different words about robots"
+    keys[0] = "changed"
+    index = load_or_build(tmp_path, keys, texts)
+    assert index.scores("robots")[0] > 0
+
+
+def test_corrupt_saved_index_is_rebuilt(tmp_path: Path) -> None:
+    keys, texts = _corpus(MIN_CACHED_DOCUMENTS)
+    load_or_build(tmp_path, keys, texts)
+    for file in tmp_path.glob("*.npy"):
+        file.write_bytes(b"garbage")
+    index = load_or_build(tmp_path, keys, texts)
+    assert index.scores("heterogeneous").max() > 0
+
+
+def test_small_libraries_are_not_saved(tmp_path: Path) -> None:
+    keys, texts = _corpus(10)
+    load_or_build(tmp_path / "small", keys, texts)
+    assert not (tmp_path / "small").exists()
+
+
+def test_empty_and_unknown_queries_score_zero() -> None:
+    index = LexicalIndex.build(["gpu cluster", ""])
+    assert not index.scores("the of and").any()
+    assert not index.scores("zebra").any()
