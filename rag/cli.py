@@ -110,14 +110,19 @@ class ProgressBar:
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
                 TimeRemainingColumn(),
                 console=_stderr(),
                 transient=True,
             )
             self._progress.start()
         if what not in self._tasks:
-            self._tasks[what] = self._progress.add_task(what, total=total)
-        self._progress.update(self._tasks[what], completed=done)
+            self._tasks[what] = self._progress.add_task(what, total=total, rate="")
+        task_id = self._tasks[what]
+        self._progress.update(task_id, completed=done)
+        speed = self._progress.tasks[task_id].speed
+        if speed:
+            self._progress.update(task_id, rate=f"{speed:.1f} docs/s")
 
     def close(self) -> None:
         if self._progress is not None:
