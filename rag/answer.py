@@ -10,13 +10,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rag.citations import CitedSentence
 from rag.corpus.identity import surname
 from rag.embeddings import Embedder
 from rag.lexical import tokenize
 from rag.models import Hit, Paper
+
+if TYPE_CHECKING:
+    from rag.llm import Usage
 
 MAX_ANSWER_SENTENCES = 4
 # A sentence's score: similarity to the question, plus this much for sharing its terms...
@@ -32,6 +37,7 @@ class AnswerMode(StrEnum):
     LLM = "llm"
     EXTRACTIVE = "extractive"
     INSUFFICIENT = "insufficient_evidence"
+    OUTLINE = "outline"
 
 
 @dataclass
@@ -42,11 +48,18 @@ class Citation:
 
 @dataclass
 class Answer:
+    """Any cited text we produce: an answer, a summary, a draft or an outline."""
+
     question: str
     text: str
     mode: AnswerMode
     citations: list[Citation] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
+    sentences: list[CitedSentence] = field(default_factory=list)
+    removed_citations: list[int] = field(default_factory=list)
+    uncited: list[Paper] = field(default_factory=list)
+    usage: Usage | None = None
+    model: str | None = None
 
 
 def split_sentences(text: str) -> list[str]:
@@ -65,6 +78,17 @@ def is_evidence(hit: Hit, question: str, min_relevance: float) -> bool:
     return term_coverage(question, hit.paper.searchable_text()) >= LEXICAL_EVIDENCE_COVERAGE
 
 
+def refusal(question: str, hits: Sequence[Hit]) -> Answer:
+    """'Insufficient evidence' with the closest papers, instead of an answer."""
+    closest = "; ".join(h.paper.display_title for h in hits[:3]) or "no paper shares a term with the question"
+    return Answer(
+        question,
+        f"Insufficient evidence: no abstract in the library is relevant enough to answer this. Closest: {closest}.",
+        AnswerMode.INSUFFICIENT,
+        hits=list(hits),
+    )
+
+
 def _lead(paper: Paper) -> str:
     """'Title (Author, 2022): ' so a 'which works...' question is answered by naming the works."""
     if not paper.title:
@@ -78,13 +102,7 @@ def _lead(paper: Paper) -> str:
 def extractive_answer(question: str, hits: Sequence[Hit], embedder: Embedder | None, min_relevance: float) -> Answer:
     evidence = [h for h in hits if is_evidence(h, question, min_relevance)]
     if not evidence:
-        closest = "; ".join(h.paper.display_title for h in hits[:3]) or "no paper shares a term with the question"
-        return Answer(
-            question,
-            f"Insufficient evidence: no abstract in the library is relevant enough to answer this. Closest: {closest}.",
-            AnswerMode.INSUFFICIENT,
-            hits=list(hits),
-        )
+        return refusal(question, hits)
     candidates = [(hit, sentence) for hit in evidence for sentence in split_sentences(hit.paper.text)]
     scores = np.array(
         [TERM_OVERLAP_WEIGHT * term_coverage(question, s) + RANK_PRIOR_WEIGHT / h.rank for h, s in candidates]

@@ -7,7 +7,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rag.answer import Answer, extractive_answer
 from rag.config import Settings
 from rag.corpus.beir import beir_ids, is_beir_folder, load_beir
 from rag.corpus.loader import load_paths
@@ -55,18 +54,6 @@ def search(
         filters = Filters(request.year_min, request.year_max, library.resolve_lists(request.lists))
         hits = library.retriever().search(request.query.strip(), request.k, filters)
         return SearchResult(request.query.strip(), hits, library.mode)
-
-
-def ask(
-    settings: Settings, request: SearchRequest, notify: Notify = silent, progress: ProgressFn | None = None
-) -> Answer:
-    """Extractive answer (no LLM): cited sentences from the retrieved abstracts."""
-    request.validate()
-    with open_library(settings, notify, progress) as library:
-        filters = Filters(request.year_min, request.year_max, library.resolve_lists(request.lists))
-        question = request.query.strip()
-        hits = library.retriever().search(question, request.k, filters)
-        return extractive_answer(question, hits, library.embedder, settings.min_relevance)
 
 
 @dataclass

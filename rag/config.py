@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from platformdirs import user_data_dir
-from pydantic import Field, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 APP_NAME = "rag"
@@ -26,8 +26,19 @@ DEFAULT_FUSION_DEPTH = 100
 DEFAULT_DENSE_WEIGHT = 0.4
 # Seconds a command waits for another rag process to release the data directory.
 DEFAULT_LOCK_TIMEOUT = 3.0
-# Below this fused relevance nothing is treated as evidence for an answer.
+# Below this cosine similarity a paper is not evidence: `ask` refuses instead of answering.
 DEFAULT_MIN_RELEVANCE = 0.25
+# The model named in docs and cost estimates; never used unless asked for.
+DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
+DEFAULT_LLM_TEMPERATURE = 0.1
+DEFAULT_LLM_MAX_TOKENS = 700
+# Seconds for one model request; a local model's first token can be slow.
+DEFAULT_LLM_TIMEOUT = 120.0
+# Attempts and total seconds for one model call, retries included.
+DEFAULT_LLM_ATTEMPTS = 4
+DEFAULT_LLM_RETRY_SECONDS = 90.0
+# Tokens of sources that fit one prompt; more papers are summarized in parts.
+DEFAULT_LLM_CONTEXT_TOKENS = 6000
 
 
 def default_data_dir() -> Path:
@@ -49,6 +60,20 @@ class Settings(BaseSettings):
     dense_weight: float = Field(default=DEFAULT_DENSE_WEIGHT, ge=0.0, le=1.0)
     min_relevance: float = Field(default=DEFAULT_MIN_RELEVANCE, ge=0.0, le=1.0)
     lock_timeout: float = Field(default=DEFAULT_LOCK_TIMEOUT, ge=0.0)
+    llm_model: str | None = None
+    llm_base_url: str | None = None
+    llm_api_key: SecretStr | None = None
+    # Read from the standard variable, but only sent to OpenAI itself (see llm_credentials).
+    openai_api_key: SecretStr | None = Field(default=None, validation_alias="OPENAI_API_KEY")
+    llm_temperature: float = Field(default=DEFAULT_LLM_TEMPERATURE, ge=0.0, le=2.0)
+    llm_max_tokens: int = Field(default=DEFAULT_LLM_MAX_TOKENS, ge=16)
+    llm_timeout: float = Field(default=DEFAULT_LLM_TIMEOUT, gt=0.0)
+    llm_attempts: int = Field(default=DEFAULT_LLM_ATTEMPTS, ge=1)
+    llm_retry_seconds: float = Field(default=DEFAULT_LLM_RETRY_SECONDS, gt=0.0)
+    llm_context_tokens: int = Field(default=DEFAULT_LLM_CONTEXT_TOKENS, ge=500)
+    # JSON object: model -> [USD per million input tokens, USD per million output tokens].
+    llm_prices: dict[str, tuple[float, float]] = Field(default_factory=dict)
+    llm_cache: bool = True
 
     @field_validator("collection")
     @classmethod
@@ -63,7 +88,7 @@ class Settings(BaseSettings):
             )
         return value
 
-    @field_validator("chroma_url", "embed_model_dir", mode="before")
+    @field_validator("chroma_url", "embed_model_dir", "llm_model", "llm_base_url", "llm_api_key", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
@@ -71,6 +96,16 @@ class Settings(BaseSettings):
     @property
     def dense_enabled(self) -> bool:
         return self.embed_model.lower() != NO_EMBED_MODEL
+
+    @property
+    def llm_enabled(self) -> bool:
+        """A model is used only when one is named: no silent calls to OpenAI."""
+        return self.llm_model is not None
+
+    def llm_credentials(self) -> tuple[str | None, str | None]:
+        """(base URL, key) for the model. A custom endpoint never receives OPENAI_API_KEY."""
+        key = self.llm_api_key or (None if self.llm_base_url else self.openai_api_key)
+        return self.llm_base_url, key.get_secret_value() if key else None
 
 
 def load_settings(**overrides: Any) -> Settings:

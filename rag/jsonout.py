@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from rag.answer import Answer
@@ -47,6 +48,13 @@ def answer_json(answer: Answer) -> dict[str, Any]:
             for c in answer.citations
         ],
         "hits": [hit_json(h) for h in answer.hits],
+        "sentences": [
+            {"text": s.text, "citations": s.citations, "support": s.support, "score": s.score} for s in answer.sentences
+        ],
+        "removed_citations": answer.removed_citations,
+        "uncited": [{"id": p.id, "title": p.title, "citekey": p.citekey} for p in answer.uncited],
+        "model": answer.model,
+        "usage": asdict(answer.usage) if answer.usage else None,
     }
 
 

@@ -39,7 +39,7 @@ def _stemmer() -> Any:
 
 
 @lru_cache(maxsize=1)
-def _stopwords() -> frozenset[str]:
+def stopwords() -> frozenset[str]:
     # NLTK's English list (179 words): unlike the 33-word Lucene list it also drops
     # question words ("which", "what", "about", "how"), which questions to a paper
     # library are full of. SciFact nDCG@10 is unchanged, the dev questions gain.
@@ -50,7 +50,7 @@ def _stopwords() -> frozenset[str]:
 
 def tokenize(text: str) -> list[str]:
     """Lower-cased, stop words dropped, Snowball-stemmed word tokens."""
-    stop = _stopwords()
+    stop = stopwords()
     words = [w for w in _TOKEN.findall(text.lower()) if w not in stop and len(w) > 1]
     return [_strip_acronym_plural(word, stem) for word, stem in zip(words, _stemmer().stemWords(words), strict=True)]
 

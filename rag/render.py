@@ -61,18 +61,65 @@ def render_search(console: Console, result: SearchResult) -> None:
         console.print(Text("    " + ", ".join(paper.sources), style="dim"))
 
 
+def render_references(console: Console, answer: Answer) -> None:
+    if not answer.citations:
+        return
+    console.print()
+    console.print(Text("References", style="bold"))
+    for citation in answer.citations:
+        line = Text(f"[{citation.n}] ")
+        line.append_text(reference_line(citation.paper))
+        console.print(line)
+
+
+def render_checks(console: Console, answer: Answer) -> None:
+    """What the citation check found: invented numbers, unsupported sentences, uncited papers."""
+    if answer.removed_citations:
+        numbers = ", ".join(f"[{n}]" for n in answer.removed_citations)
+        console.print(Text(f"removed citations to sources that were not given: {numbers}", style="yellow"))
+    checked = [s for s in answer.sentences if s.support and s.support != "uncited"]
+    if answer.mode is AnswerMode.LLM and checked:
+        counts = {
+            label: sum(1 for s in checked if s.support == label) for label in ("supported", "weak", "unsupported")
+        }
+        summary = ", ".join(f"{count} {label}" for label, count in counts.items())
+        console.print(Text(f"citation check: {len(checked)} cited sentences: {summary}", style="dim"))
+        for sentence in checked:
+            if sentence.support == "unsupported":
+                console.print(Text(f"  unsupported by its sources: {clean(sentence.text)}", style="yellow"))
+    if answer.uncited:
+        titles = "; ".join(clean(p.display_title) for p in answer.uncited)
+        console.print(Text(f"relevant but not cited: {titles}", style="dim"))
+
+
+def render_usage(console: Console, answer: Answer) -> None:
+    usage = answer.usage
+    if usage is None:
+        return
+    tokens = f"{usage.prompt_tokens:,} prompt + {usage.completion_tokens:,} completion tokens"
+    if usage.estimated:
+        tokens += " (estimated)"
+    price = "cost unknown (set RAG_LLM_PRICES)" if usage.cost_usd is None else f"${usage.cost_usd:.4f}"
+    cached = f", {usage.cached_calls} of {usage.calls} calls from cache" if usage.cached_calls else ""
+    console.print(Text(f"{answer.model}: {tokens}, {price}{cached}", style="dim"))
+
+
 def render_answer(console: Console, answer: Answer) -> None:
     style = "yellow" if answer.mode is AnswerMode.INSUFFICIENT else ""
     console.print(Text(clean(answer.text), style=style))
-    if answer.citations:
-        console.print()
-        console.print(Text("References", style="bold"))
-        for citation in answer.citations:
-            line = Text(f"[{citation.n}] ")
-            line.append_text(reference_line(citation.paper))
-            console.print(line)
+    render_references(console, answer)
+    render_checks(console, answer)
     if answer.mode is AnswerMode.EXTRACTIVE:
         console.print(Text("(extractive answer: quoted from the abstracts, no language model)", style="dim"))
+    render_usage(console, answer)
+
+
+def render_latex(console: Console, answer: Answer, latex: str) -> None:
+    """LaTeX goes to stdout as plain text (pasteable); notes go to stderr."""
+    console.print(Text(latex), soft_wrap=True)
+    notes = Console(stderr=True, highlight=False)
+    render_checks(notes, answer)
+    render_usage(notes, answer)
 
 
 def render_papers(console: Console, listing: Listing) -> None:

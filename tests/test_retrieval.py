@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import HETEROGENEOUS_QUESTION, REPO, needs_model
 
-from rag import api
+from rag import api, compose
 from rag.answer import AnswerMode, split_sentences
 from rag.api import SearchRequest
 from rag.config import load_settings
@@ -89,7 +89,7 @@ def test_ndcg_math() -> None:
 
 @needs_model
 def test_extractive_answer_cites_what_it_quotes(seeded: Path) -> None:
-    answer = api.ask(load_settings(), SearchRequest(HETEROGENEOUS_QUESTION, 5))
+    answer = compose.ask(load_settings(), SearchRequest(HETEROGENEOUS_QUESTION, 5))
     assert answer.mode is AnswerMode.EXTRACTIVE
     assert answer.citations
     for citation in answer.citations:
@@ -102,12 +102,12 @@ def test_extractive_answer_cites_what_it_quotes(seeded: Path) -> None:
 
 @needs_model
 def test_off_topic_question_is_refused(seeded: Path) -> None:
-    answer = api.ask(load_settings(), SearchRequest("What is the best recipe for sourdough bread?", 5))
+    answer = compose.ask(load_settings(), SearchRequest("What is the best recipe for sourdough bread?", 5))
     assert answer.mode is AnswerMode.INSUFFICIENT
     assert answer.citations == []
     assert "Insufficient evidence" in answer.text
 
 
 def test_off_topic_question_is_refused_without_model(seeded: Path, no_model: Path) -> None:
-    answer = api.ask(load_settings(), SearchRequest("sourdough bread recipe", 5))
+    answer = compose.ask(load_settings(), SearchRequest("sourdough bread recipe", 5))
     assert answer.mode is AnswerMode.INSUFFICIENT
