@@ -136,7 +136,7 @@ def draft(
         raise InputError(f"--max must be at least 1 (got {request.max_papers})")
     model = make_model(settings, options)
     with open_library(settings, notify, progress) as library:
-        required = list(dict.fromkeys(library.paper(key) for key in request.cite))
+        required = list({p.id: p for p in (library.paper(key) for key in request.cite)}.values())
         hits = library.retriever().search(topic, request.max_papers)
         relevant = [h.paper for h in hits if is_evidence(h, topic, settings.min_relevance)]
         embedder = library.embedder

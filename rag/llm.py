@@ -8,6 +8,7 @@ OpenAI and any OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio).
 from __future__ import annotations
 
 import email.utils
+import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -132,13 +133,12 @@ def is_retryable(exc: BaseException) -> bool:
 
 
 def _wait(state: RetryCallState) -> float:
-    from tenacity import wait_exponential_jitter
-
     exc = state.outcome.exception() if state.outcome else None
     told = retry_after_seconds(exc) if exc else None
     if told is not None and told <= MAX_RETRY_AFTER_SECONDS:
         return told
-    return float(wait_exponential_jitter(initial=RETRY_INITIAL_SECONDS, max=RETRY_MAX_WAIT_SECONDS)(state))
+    backoff = RETRY_INITIAL_SECONDS * 2 ** (state.attempt_number - 1)
+    return min(RETRY_MAX_WAIT_SECONDS, backoff + random.uniform(0, RETRY_INITIAL_SECONDS))
 
 
 def explain(exc: BaseException, settings: Settings, attempts: int) -> LLMError:
