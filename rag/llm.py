@@ -137,7 +137,7 @@ def _wait(state: RetryCallState) -> float:
     told = retry_after_seconds(exc) if exc else None
     if told is not None and told <= MAX_RETRY_AFTER_SECONDS:
         return told
-    backoff = RETRY_INITIAL_SECONDS * 2 ** (state.attempt_number - 1)
+    backoff = RETRY_INITIAL_SECONDS * float(2 ** (state.attempt_number - 1))
     return min(RETRY_MAX_WAIT_SECONDS, backoff + random.uniform(0, RETRY_INITIAL_SECONDS))
 
 
