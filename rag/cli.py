@@ -15,8 +15,8 @@ from rag.cli_common import (
     TopK,
     Until,
     app,
+    emit,
     handle_errors,
-    print_json,
     run,
     search_request,
     settings,
@@ -55,14 +55,7 @@ def search(
     from rag.api import search as core_search
 
     result = run(core_search, settings(), search_request(query, top_k, since, until, lists))
-    if as_json:
-        from rag.jsonout import search_json
-
-        print_json(search_json(result))
-    else:
-        from rag.render import render_search
-
-        render_search(stdout_console(), result)
+    emit(as_json, "search_json", "render_search", result)
 
 
 @app.command()
@@ -72,14 +65,7 @@ def papers(as_json: AsJson = False) -> None:
     from rag.api import papers as core_papers
 
     listing = run(core_papers, settings())
-    if as_json:
-        from rag.jsonout import listing_json
-
-        print_json(listing_json(listing))
-    else:
-        from rag.render import render_papers
-
-        render_papers(stdout_console(), listing)
+    emit(as_json, "listing_json", "render_papers", listing)
 
 
 @app.command()
@@ -94,14 +80,7 @@ def show(
     from rag.api import show as core_show
 
     paper, lists = run(core_show, settings(), ref)
-    if as_json:
-        from rag.jsonout import show_json
-
-        print_json(show_json(paper, lists))
-    else:
-        from rag.render import render_paper
-
-        render_paper(stdout_console(), paper, lists)
+    emit(as_json, "show_json", "render_paper", paper, lists)
 
 
 @app.command()
@@ -144,14 +123,7 @@ def eval_command(
     except ValueError:
         raise InputError(f"unknown --method in {methods}; choose from {', '.join(m.value for m in Method)}") from None
     run_result = run(evaluate_retrieval, settings(), EvalRequest(path, list(dict.fromkeys(chosen)), split))
-    if as_json:
-        from rag.jsonout import eval_json
-
-        print_json(eval_json(run_result))
-    else:
-        from rag.render import render_eval
-
-        render_eval(stdout_console(), run_result)
+    emit(as_json, "eval_json", "render_eval", run_result)
 
 
 def main(args: list[str] | None = None) -> None:

@@ -147,6 +147,18 @@ def print_json(payload: Any) -> None:
     typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
 
 
+def emit(as_json: bool, json_function: str, render_function: str, *values: Any) -> None:
+    """Print ``values`` as JSON (rag.jsonout) or for people (rag.render), imported only when used."""
+    if as_json:
+        from rag import jsonout
+
+        print_json(getattr(jsonout, json_function)(*values))
+    else:
+        from rag import render
+
+        getattr(render, render_function)(stdout_console(), *values)
+
+
 @app.callback()
 def main_options(
     data_dir: Annotated[

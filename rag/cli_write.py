@@ -15,8 +15,8 @@ from rag.cli_common import (
     TopK,
     Until,
     app,
+    emit,
     handle_errors,
-    print_json,
     search_request,
     settings,
     stdout_console,
@@ -103,14 +103,7 @@ def _options(no_llm: bool, no_cache: bool, verify: Verify, long: bool = False) -
 
 
 def _show(answer: Answer, as_json: bool) -> None:
-    if as_json:
-        from rag.jsonout import answer_json
-
-        print_json(answer_json(answer))
-    else:
-        from rag.render import render_answer
-
-        render_answer(stdout_console(), answer)
+    emit(as_json, "answer_json", "render_answer", answer)
 
 
 @app.command()
