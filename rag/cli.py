@@ -126,6 +126,18 @@ def eval_command(
     emit(as_json, "eval_json", "render_eval", run_result)
 
 
+@app.command()
+@handle_errors
+def doctor(as_json: AsJson = False) -> None:
+    """What is configured, what is reachable, what is missing, with the fix on each line."""
+    from rag.doctor import diagnose
+
+    report = diagnose(settings())
+    emit(as_json, "doctor_json", "render_doctor", report)
+    if not report.healthy:
+        raise typer.Exit(1)
+
+
 def main(args: list[str] | None = None) -> None:
     app(args=args, prog_name="rag")
 

@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     collection: str = DEFAULT_COLLECTION
     embed_model: str = DEFAULT_EMBED_MODEL
     embed_model_dir: Path | None = None
+    # An OpenAI-compatible embeddings endpoint (e.g. Ollama's nomic-embed-text) instead of the local model.
+    embed_base_url: str | None = None
+    embed_api_key: SecretStr | None = None
     chroma_url: str | None = None
     top_k: int = Field(default=DEFAULT_TOP_K, ge=1)
     fusion_depth: int = Field(default=DEFAULT_FUSION_DEPTH, ge=1)
@@ -88,7 +91,16 @@ class Settings(BaseSettings):
             )
         return value
 
-    @field_validator("chroma_url", "embed_model_dir", "llm_model", "llm_base_url", "llm_api_key", mode="before")
+    @field_validator(
+        "chroma_url",
+        "embed_model_dir",
+        "embed_base_url",
+        "embed_api_key",
+        "llm_model",
+        "llm_base_url",
+        "llm_api_key",
+        mode="before",
+    )
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value

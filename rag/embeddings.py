@@ -9,6 +9,7 @@ pooling ignores padding) several times faster.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,10 @@ MODEL_FILES = (
 MAX_TOKENS = 256
 # Small batches measured fastest on 2 cores (benchmarks/ingest_speed.py).
 EMBED_BATCH_SIZE = 8
+# Vectors from an endpoint are tagged "endpoint:<model>" so they never mix with local ones.
+ENDPOINT_MODEL_PREFIX = "endpoint:"
+ENDPOINT_BATCH_SIZE = 64
+MAX_COLLECTION_NAME = 63
 CHROMA_CACHE_DIR = Path.home() / ".cache" / "chroma" / "onnx_models" / DEFAULT_EMBED_MODEL
 
 
@@ -132,10 +137,20 @@ def _download_to_chroma_cache() -> Path | None:
     return model_files_dir(CHROMA_CACHE_DIR)
 
 
+def vector_collection(collection: str, embedder_name: str) -> str:
+    """Chroma collection for one library and one embedding model: vectors of two models never mix."""
+    if embedder_name == DEFAULT_EMBED_MODEL:
+        return collection
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", embedder_name.removeprefix(ENDPOINT_MODEL_PREFIX)).strip("-_") or "model"
+    return f"{collection}--{slug}"[:MAX_COLLECTION_NAME].rstrip("-_")
+
+
 def choose_embedder(settings: Settings) -> EmbedderChoice:
     """The configured model, or None and a notice saying how to get it."""
     if not settings.dense_enabled:
         return EmbedderChoice(None)
+    if settings.embed_base_url:
+        return EmbedderChoice(EndpointEmbedder(settings))
     if settings.embed_model != DEFAULT_EMBED_MODEL:
         raise InputError(
             f"unknown embedding model '{settings.embed_model}'; use '{DEFAULT_EMBED_MODEL}' or 'none' (RAG_EMBED_MODEL)"
@@ -157,3 +172,47 @@ def choose_embedder(settings: Settings) -> EmbedderChoice:
             "using lexical search only (set RAG_EMBED_MODEL_DIR to a folder with the model files)",
         )
     return EmbedderChoice(OnnxMiniLM(files))
+
+
+class EndpointEmbedder:
+    """Embeddings from an OpenAI-compatible ``/embeddings`` endpoint (Ollama, vLLM, OpenAI)."""
+
+    def __init__(self, settings: Settings) -> None:
+        assert settings.embed_base_url is not None
+        self.settings = settings
+        self.model = settings.embed_model
+        self.base_url = settings.embed_base_url
+        self.name = f"{ENDPOINT_MODEL_PREFIX}{self.model}"
+        self._client: Any = None
+
+    def embed(self, texts: Sequence[str], progress: ProgressFn | None = None) -> Vectors:
+        from rag.llm import explain, retry_policy
+
+        if self._client is None:
+            import openai
+
+            key = self.settings.embed_api_key
+            self._client = openai.OpenAI(
+                base_url=self.base_url,
+                api_key=key.get_secret_value() if key else "not-needed",
+                max_retries=0,
+                timeout=self.settings.llm_timeout,
+            )
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), ENDPOINT_BATCH_SIZE):
+            batch = list(texts[start : start + ENDPOINT_BATCH_SIZE])
+            attempts = 0
+            try:
+                for attempt in retry_policy(self.settings):
+                    with attempt:
+                        attempts += 1
+                        response = self._client.embeddings.create(model=self.model, input=batch)
+            except Exception as exc:
+                raise explain(exc, self.settings, attempts, self.base_url, self.model) from None
+            vectors.extend(item.embedding for item in sorted(response.data, key=lambda d: d.index))
+            if progress:
+                progress("embedding", len(vectors), len(texts))
+        out = np.asarray(vectors, dtype=np.float32)
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        normalized: Vectors = (out / np.where(norms == 0, 1, norms)).astype(np.float32)
+        return normalized

@@ -7,6 +7,7 @@ from typing import Any
 
 from rag.answer import Answer
 from rag.api import EvalRun, Listing, SearchResult
+from rag.doctor import Report
 from rag.evaluate import EvalReport
 from rag.models import Hit, Paper, SeedList
 
@@ -88,3 +89,7 @@ def eval_json(run: EvalRun) -> dict[str, Any]:
     if len(run.reports) == 1:
         return eval_report_json(next(iter(run.reports.values())))
     return {"methods": {name: eval_report_json(report) for name, report in run.reports.items()}}
+
+
+def doctor_json(report: Report) -> dict[str, Any]:
+    return {"healthy": report.healthy, "checks": [asdict(check) for check in report.checks]}

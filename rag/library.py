@@ -16,7 +16,7 @@ from pathlib import Path
 from rag.catalog import CATALOG_FILE, Catalog, CatalogFile, UpsertReport
 from rag.config import DEFAULT_COLLECTION, Settings
 from rag.corpus.loader import load_paths
-from rag.embeddings import Embedder, choose_embedder
+from rag.embeddings import Embedder, choose_embedder, vector_collection
 from rag.errors import InputError, NotFoundError, StoreError
 from rag.lexical import load_or_build
 from rag.lock import data_dir_lock
@@ -162,15 +162,16 @@ def open_library(
         notify(choice.notice)
     if settings.chroma_url and choice.embedder is None:
         raise StoreError(
-            "a Chroma server needs the embedding model to store papers; "
-            "set RAG_EMBED_MODEL_DIR to a folder with its files"
+            "a Chroma server needs an embedding model to store papers; "
+            "set RAG_EMBED_MODEL_DIR to a folder with its files, or RAG_EMBED_BASE_URL to an embeddings endpoint"
         )
     guard = nullcontext() if settings.chroma_url else data_dir_lock(settings.data_dir, settings.lock_timeout)
     with guard:
         store = None
         if choice.embedder is not None:
             client = connect(settings.data_dir, settings.chroma_url)
-            store = VectorStore(client, settings.collection, choice.embedder.name, check_model=not rebuild)
+            name = vector_collection(settings.collection, choice.embedder.name)
+            store = VectorStore(client, name, choice.embedder.name, check_model=not rebuild)
         catalog, catalog_file = _load_catalog(settings, store)
         library = Library(settings, catalog, choice.embedder, store, catalog_file, notify, progress)
         if rebuild:

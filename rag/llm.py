@@ -19,7 +19,7 @@ from rag.errors import RagError
 from rag.llm_cache import ResponseCache, cache_key
 
 if TYPE_CHECKING:
-    from tenacity import RetryCallState
+    from tenacity import RetryCallState, Retrying
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 # Local servers accept any key; the SDK insists on one.
@@ -141,12 +141,26 @@ def _wait(state: RetryCallState) -> float:
     return min(RETRY_MAX_WAIT_SECONDS, backoff + random.uniform(0, RETRY_INITIAL_SECONDS))
 
 
-def explain(exc: BaseException, settings: Settings, attempts: int) -> LLMError:
+def retry_policy(settings: Settings) -> Retrying:
+    """The one retry policy for calls to model endpoints (the SDK's own retries are off)."""
+    from tenacity import Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
+
+    return Retrying(
+        retry=retry_if_exception(is_retryable),
+        stop=stop_after_attempt(settings.llm_attempts) | stop_after_delay(settings.llm_retry_seconds),
+        wait=_wait,
+        reraise=True,
+    )
+
+
+def explain(
+    exc: BaseException, settings: Settings, attempts: int, where: str | None = None, model: str | None = None
+) -> LLMError:
     """One line saying what went wrong with the model call and what to do."""
     import openai
 
-    where = settings.llm_base_url or OPENAI_BASE_URL
-    model = settings.llm_model
+    where = where or settings.llm_base_url or OPENAI_BASE_URL
+    model = model or settings.llm_model
     tries = f" after {attempts} attempts" if attempts > 1 else ""
     if isinstance(exc, openai.AuthenticationError):
         return LLMError(f"{where} rejected the API key (401); check RAG_LLM_API_KEY (or OPENAI_API_KEY for OpenAI)")
@@ -235,15 +249,9 @@ class OpenAICompatibleChat:
     def _open_stream(self, system: str, user: str) -> tuple[Any, Iterator[Any], int]:
         """Start the stream and read its first chunk, retrying what can be retried."""
         from llama_index.core.llms import ChatMessage
-        from tenacity import Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
 
         messages = [ChatMessage(role="system", content=system), ChatMessage(role="user", content=user)]
-        retrying = Retrying(
-            retry=retry_if_exception(is_retryable),
-            stop=stop_after_attempt(self.settings.llm_attempts) | stop_after_delay(self.settings.llm_retry_seconds),
-            wait=_wait,
-            reraise=True,
-        )
+        retrying = retry_policy(self.settings)
         attempts = 0
         try:
             for attempt in retrying:

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from rag.answer import Answer, AnswerMode
 from rag.api import EvalRun, IngestResult, Listing, SearchResult
+from rag.doctor import Report
 from rag.models import Paper, SeedList
 
 SNIPPET_CHARS = 220
@@ -175,3 +176,14 @@ def render_eval(console: Console, run: EvalRun) -> None:
     for method, report in run.reports.items():
         table.add_row(method, *(f"{report.metrics[name]:.3f}" for name in names))
     console.print(table)
+
+
+def render_doctor(console: Console, report: Report) -> None:
+    styles = {"ok": "green", "warn": "yellow", "fail": "bold red", "info": "dim"}
+    for check in report.checks:
+        line = Text(f"{check.status.value:>4}  ", style=styles[check.status.value])
+        line.append(f"{check.name}: ", style="bold")
+        line.append(clean(check.detail))
+        if check.fix:
+            line.append(f" -> {clean(check.fix)}", style="yellow")
+        console.print(line, soft_wrap=True)  # one check, one line (greppable)

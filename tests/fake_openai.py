@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -38,6 +39,14 @@ def text_chunks(text: str, size: int = 12) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)]
 
 
+def word_vector(text: str, size: int = 64) -> list[float]:
+    """A fake embedding that keeps meaning: texts sharing words get closer vectors."""
+    vector = [0.0] * size
+    for word in text.lower().split():
+        vector[zlib.crc32(word.strip(".,;:?!()").encode()) % size] += 1.0
+    return vector
+
+
 def chunk_event(model: str, delta: dict[str, Any], finish: str | None = None) -> str:
     return json.dumps(
         {
@@ -59,7 +68,8 @@ class FakeOpenAI:
     def __init__(self) -> None:
         self.replies: list[Reply] = []
         self.requests: list[dict[str, Any]] = []
-        self.bearers: list[str] = []  # in memory only, for the never-leak-the-key tests
+        self.bearers: list[str] = []
+        self.embedding_requests: list[dict[str, Any]] = []  # in memory only, for the never-leak-the-key tests
         self.default: Reply | None = None
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -97,13 +107,22 @@ class FakeOpenAI:
                 return None
 
             def do_GET(self) -> None:  # /v1/models
+                fake.bearers.append(self.headers.get("authorization", ""))
                 self._json(200, {"object": "list", "data": [{"id": "test-model", "object": "model"}]})
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", 0))
                 payload = json.loads(self.rfile.read(length) or b"{}")
-                fake.requests.append(payload)
                 fake.bearers.append(self.headers.get("authorization", ""))
+                if self.path.endswith("/embeddings"):
+                    fake.embedding_requests.append(payload)
+                    texts = payload["input"] if isinstance(payload["input"], list) else [payload["input"]]
+                    data = [
+                        {"object": "embedding", "index": i, "embedding": word_vector(t)} for i, t in enumerate(texts)
+                    ]
+                    self._json(200, {"object": "list", "data": data, "model": payload.get("model")})
+                    return
+                fake.requests.append(payload)
                 reply = fake._next()
                 if reply.raw is not None:
                     self._send(reply.status, reply.raw, "application/json", reply.headers)

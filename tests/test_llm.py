@@ -251,3 +251,18 @@ def test_bundled_prompts_and_placeholder_check(tmp_path: Path) -> None:
         check("verify", "{claim} {evidence} {extra}", tmp_path / "verify.txt")
     with pytest.raises(PromptError, match="malformed template"):
         check("system", "a lone { brace", tmp_path / "system.txt")
+
+
+def test_embeddings_endpoint_gets_its_own_collection(tmp_path: Path, fake: FakeOpenAI) -> None:
+    from rag import api
+
+    settings = load_settings(embed_base_url=fake.url, embed_model="nomic-embed-text")
+    hits = api.search(settings, SearchRequest("heterogeneous GPU clusters", 3)).hits
+    assert hits and hits[0].dense is not None
+    assert fake.embedding_requests and fake.embedding_requests[0]["model"] == "nomic-embed-text"
+    from rag.store import connect
+
+    names = {c.name for c in connect(settings.data_dir, None).list_collections()}
+    assert names == {"papers--nomic-embed-text"}, "endpoint vectors never share the local model's collection"
+    local = api.search(load_settings(), SearchRequest("heterogeneous GPU clusters", 3))
+    assert local.hits, "the same library, searched with the local model, builds its own vectors"

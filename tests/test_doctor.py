@@ -1,0 +1,67 @@
+"""`rag doctor`: every check on one line, the fix beside it, keys masked, non-zero exit when broken."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fake_openai import FakeOpenAI
+from typer.testing import CliRunner
+
+from rag.cli import app
+from rag.doctor import mask
+
+runner = CliRunner()
+SECRET = "sk-proj-THIS-IS-A-SECRET-KEY-1234"
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        yield server
+
+
+def test_healthy_setup_with_local_model(seeded: Path, fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    result = runner.invoke(app, ["doctor"], env={"RAG_LLM_MODEL": "test-model", "RAG_LLM_BASE_URL": fake.url})
+    assert result.exit_code == 0, result.stdout
+    assert "papers (39 papers, all-MiniLM-L6-v2)" in result.stdout or "lexical" in result.stdout
+    assert "answers; model 'test-model'" in result.stdout
+    assert "OPENAI_API_KEY is set but never sent to a custom base URL" in result.stdout
+    assert fake.bearers == ["Bearer not-needed"]
+    assert SECRET not in result.stdout
+
+
+def test_broken_endpoint_fails_with_fix(seeded: Path) -> None:
+    env = {"RAG_LLM_MODEL": "m", "RAG_LLM_BASE_URL": "http://127.0.0.1:9/v1"}
+    result = runner.invoke(app, ["doctor", "--json"], env=env)
+    assert result.exit_code == 1
+    payload = json.loads(result.stdout)
+    assert payload["healthy"] is False
+    failed = [c for c in payload["checks"] if c["status"] == "fail"]
+    assert failed[0]["name"] == "llm" and failed[0]["fix"]
+
+
+def test_model_without_key(seeded: Path) -> None:
+    result = runner.invoke(app, ["doctor"], env={"RAG_LLM_MODEL": "gpt-4o-mini"})
+    assert result.exit_code == 1
+    line = next(line for line in result.stdout.splitlines() if "llm:" in line)
+    assert "no key" in line and "->" in line
+
+
+def test_openai_key_is_masked_everywhere(seeded: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    for args in (["doctor"], ["doctor", "--json"]):
+        result = runner.invoke(app, args)
+        assert SECRET not in result.stdout + result.stderr
+        assert mask(SECRET) in result.stdout
+    assert mask("short") == "****"
+
+
+def test_missing_model_dir_is_a_warning_with_fix(seeded: Path, no_model: Path) -> None:
+    result = runner.invoke(app, ["doctor"])
+    line = next(line for line in result.stdout.splitlines() if "embeddings:" in line)
+    assert "warn" in line and "RAG_EMBED_MODEL_DIR" in line
+    assert result.exit_code == 0, "lexical-only search still works"
