@@ -280,8 +280,9 @@ class OpenAICompatibleChat:
                 counts = chunk.additional_kwargs or counts
                 chunk = next(stream, None)
         except Exception as exc:
+            what = "sent a malformed chunk" if isinstance(exc, ValueError) else "was cut"
             raise LLMError(
-                f"the answer stream from {self.base_url} was cut after {sum(map(len, parts))} characters "
+                f"the answer stream from {self.base_url} {what} after {sum(map(len, parts))} characters "
                 f"({type(exc).__name__}); nothing was cached, run the command again"
             ) from None
         text = "".join(parts).strip()

@@ -33,6 +33,7 @@ class Reply:
     cut_after: int | None = None  # drop the connection after this many chunks
     usage: tuple[int, int] | None = (321, 45)
     raw: bytes | None = None  # exact bytes, e.g. malformed JSON
+    delay: float = 0.0  # seconds before answering (timeouts)
 
 
 def text_chunks(text: str, size: int = 12) -> list[str]:
@@ -72,6 +73,8 @@ class FakeOpenAI:
         self.embedding_requests: list[dict[str, Any]] = []  # in memory only, for the never-leak-the-key tests
         self.default: Reply | None = None
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        # A client that gave up (timeout) breaks the pipe: expected here, not worth a traceback.
+        self._server.handle_error = lambda request, address: None  # type: ignore[method-assign]
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
@@ -124,6 +127,7 @@ class FakeOpenAI:
                     return
                 fake.requests.append(payload)
                 reply = fake._next()
+                time.sleep(reply.delay)
                 if reply.raw is not None:
                     self._send(reply.status, reply.raw, "application/json", reply.headers)
                 elif reply.body is not None or reply.status != 200:

@@ -1,0 +1,93 @@
+"""Faults injected by a loopback OpenAI-compatible server, through the real openai SDK.
+
+Each either recovers within the attempt budget or ends in one clear line and exit 1.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import HETEROGENEOUS_QUESTION
+from fake_openai import FakeOpenAI, Reply, chunk_event, load_cassette
+from typer.testing import CliRunner
+
+from rag import llm
+from rag.cli import app
+
+runner = CliRunner()
+ATTEMPTS = 3
+RATE_LIMITED = {"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}}
+OK = "ok"
+
+
+def _recorded() -> Reply:
+    return load_cassette("ask_heterogeneous")
+
+
+def _empty_choices() -> Reply:
+    return Reply(events=[json.dumps({"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
+                                     "choices": []}), "[DONE]"])  # fmt: skip
+
+
+def _malformed() -> Reply:
+    return Reply(events=[chunk_event("m", {"content": "Hel"}), "{not json", "[DONE]"])
+
+
+FAULTS: dict[str, tuple[list[Reply], int, int, str]] = {
+    # name: (replies, expected requests, exit code, message or OK)
+    "429 with Retry-After": ([Reply(429, body=RATE_LIMITED, headers={"retry-after": "0"}), _recorded()], 2, 0, OK),
+    "429 without Retry-After": ([Reply(429, body=RATE_LIMITED), _recorded()], 2, 0, OK),
+    "500 then success": ([Reply(500), _recorded()], 2, 0, OK),
+    "502 then success": ([Reply(502), _recorded()], 2, 0, OK),
+    "503 every time": ([Reply(503)] * ATTEMPTS, ATTEMPTS, 1, f"failed with HTTP 503 after {ATTEMPTS} attempts"),
+    "timeout every time": ([Reply(delay=1.5, text="late")] * ATTEMPTS, ATTEMPTS, 1, "did not answer within 0.5 s"),
+    "stream cut mid-answer": ([Reply(text="An answer that stops [1]" * 5, cut_after=4)], 1, 1, "was cut after"),
+    "malformed JSON in stream": ([_malformed()], 1, 1, "sent a malformed chunk"),
+    "empty choice list": ([_empty_choices()], 1, 1, "returned no text"),
+    "malformed JSON body": ([Reply(status=500, raw=b"{oops")] * ATTEMPTS, ATTEMPTS, 1, "HTTP 500"),
+}  # fmt: skip
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
+    monkeypatch.setattr(llm, "RETRY_INITIAL_SECONDS", 0.01)
+    with FakeOpenAI() as server:
+        yield server
+
+
+def run_ask(url: str, *extra: str) -> tuple[int, str]:
+    env = {"RAG_LLM_ATTEMPTS": str(ATTEMPTS), "RAG_LLM_TIMEOUT": "0.5", "RAG_LLM_CACHE": "false"}
+    result = runner.invoke(app, ["ask", HETEROGENEOUS_QUESTION, "--model", "m", "--base-url", url, *extra], env=env)
+    return result.exit_code, result.stderr
+
+
+@pytest.mark.parametrize("name", list(FAULTS))
+def test_fault(seeded: Path, fake: FakeOpenAI, name: str) -> None:
+    replies, requests, exit_code, message = FAULTS[name]
+    fake.play(*replies)
+    code, err = run_ask(fake.url)
+    assert code == exit_code, err
+    assert len(fake.requests) == requests
+    if message != OK:
+        errors = [line for line in err.splitlines() if line.startswith("error:")]
+        assert len(errors) == 1 and message in errors[0] and "Traceback" not in err
+
+
+def test_connection_refused(seeded: Path) -> None:
+    code, err = run_ask("http://127.0.0.1:9/v1")
+    assert code == 1 and f"cannot reach http://127.0.0.1:9/v1 after {ATTEMPTS} attempts" in err
+
+
+def test_retry_after_is_honoured() -> None:
+    import httpx
+    import openai
+
+    response = httpx.Response(429, headers={"retry-after": "7"}, request=httpx.Request("POST", "http://x"))
+    error = openai.RateLimitError("slow", response=response, body=None)
+    assert llm.retry_after_seconds(error) == 7.0
+    assert llm.is_retryable(error)
+    response_ms = httpx.Response(429, headers={"retry-after-ms": "250"}, request=httpx.Request("POST", "http://x"))
+    assert llm.retry_after_seconds(openai.RateLimitError("slow", response=response_ms, body=None)) == 0.25
