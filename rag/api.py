@@ -7,14 +7,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from rag.catalog import CATALOG_FILE
 from rag.config import Settings
 from rag.corpus.beir import beir_ids, is_beir_folder, load_beir
 from rag.corpus.loader import load_paths
-from rag.errors import InputError, NotFoundError, StoreError
+from rag.errors import InputError, NotFoundError, StoreBusyError, StoreError
 from rag.evaluate import EvalReport, LabelledQuestion, evaluate, load_questions
 from rag.library import Library, Notify, open_library, silent
+from rag.lock import data_dir_lock
 from rag.models import Hit, Paper, ProgressFn, SeedList
 from rag.retrieve import Filters, Method
+from rag.store import wipe_embedded_index
 
 DEFAULT_BEIR_SPLIT = "test"
 # Rankings are kept this deep: recall@100 is the deepest reported metric.
@@ -82,6 +85,7 @@ class IngestResult:
     added: int
     updated: int
     unchanged: int
+    removed: int
     warnings: list[str]
     total_papers: int
 
@@ -94,20 +98,39 @@ def ingest(
     for warning in loaded.warnings:
         notify(warning)
     with open_library(settings, notify, progress, bootstrap=False) as library:
-        report = library.add(list(loaded.papers.values()), loaded.lists)
+        report = library.add(list(loaded.papers.values()), loaded.lists, [s.file for s in loaded.lists])
         return IngestResult(
             files_read=loaded.files_read,
             papers_found=len(loaded.papers),
             added=len(report.added),
             updated=len(report.updated),
             unchanged=len(report.unchanged),
+            removed=len(report.removed),
             warnings=loaded.warnings,
             total_papers=len(library.catalog.papers),
         )
 
 
 def reindex(settings: Settings, notify: Notify = silent, progress: ProgressFn | None = None) -> int:
-    """Rebuild the vector index from the saved papers; returns how many were indexed."""
+    """Rebuild the vector index from the saved papers; returns how many were indexed.
+
+    An embedded index too damaged to open is removed and built again: the papers
+    file, not Chroma, is the source of truth.
+    """
+    try:
+        return _rebuild(settings, notify, progress)
+    except StoreBusyError:
+        raise
+    except StoreError as exc:
+        if settings.chroma_url or not (settings.data_dir / settings.collection / CATALOG_FILE).exists():
+            raise
+        notify(f"the vector index cannot be opened ({exc}); removing it and building it again")
+        with data_dir_lock(settings.data_dir, settings.lock_timeout):
+            wipe_embedded_index(settings.data_dir)
+        return _rebuild(settings, notify, progress)
+
+
+def _rebuild(settings: Settings, notify: Notify, progress: ProgressFn | None) -> int:
     with open_library(settings, notify, progress, rebuild=True) as library:
         if not library.catalog.papers:
             raise StoreError("the library is empty: nothing to rebuild; add papers with `rag ingest`")

@@ -29,6 +29,7 @@ class UpsertReport:
     added: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -36,27 +37,44 @@ class Catalog:
     papers: dict[str, Paper] = field(default_factory=dict)
     lists: dict[str, SeedList] = field(default_factory=dict)
 
-    def upsert(self, papers: Iterable[Paper], lists: Iterable[SeedList] = ()) -> UpsertReport:
+    def upsert(
+        self, papers: Iterable[Paper], lists: Iterable[SeedList] = (), replace_files: Iterable[str] = ()
+    ) -> UpsertReport:
+        """Merge ``papers`` in. Files in ``replace_files`` are read again: what they said before is
+        forgotten first, so an edited abstract replaces its old version instead of joining it."""
         report = UpsertReport()
+        before = {pid: paper.to_dict() for pid, paper in self.papers.items()}
+        replaced = set(replace_files)
+        if replaced:
+            for paper in self.papers.values():
+                paper.sources = [s for s in paper.sources if source_file(s) not in replaced]
+                paper.lists = [name for name in paper.lists if name not in replaced]
         for seed_list in lists:
             self.lists[seed_list.file] = seed_list
-        incoming = list(papers)
-        for paper in incoming:
-            before = self.papers.get(paper.id)
-            snapshot = None if before is None else before.to_dict()
+        incoming = {paper.id: paper for paper in papers}
+        for paper in incoming.values():
             merge_paper(self.papers, paper)
-            if before is None:
-                report.added.append(paper.id)
-            elif self.papers[paper.id].to_dict() != snapshot:
-                report.updated.append(paper.id)
-            else:
-                report.unchanged.append(paper.id)
+        for pid, paper in list(self.papers.items()):
+            if pid in before and not paper.sources and before[pid]["sources"]:
+                del self.papers[pid]
+                report.removed.append(pid)
+            elif pid not in before:
+                report.added.append(pid)
+            elif paper.to_dict() != before[pid]:
+                report.updated.append(pid)
+            elif pid in incoming:
+                report.unchanged.append(pid)
         assign_citekeys(self.papers.values())
         return report
 
     def ordered(self) -> list[Paper]:
         """Papers in a stable, readable order: by first source, then id."""
         return sorted(self.papers.values(), key=_source_order)
+
+
+def source_file(source: str) -> str:
+    """'000_x.txt#7' -> '000_x.txt'."""
+    return source.rpartition("#")[0]
 
 
 def _source_order(paper: Paper) -> tuple[str, int, str]:

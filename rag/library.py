@@ -27,6 +27,8 @@ from rag.store import VectorStore, connect
 
 Notify = Callable[[str], None]
 LEXICAL_DIR = "lexical"
+# Papers embedded and stored per step while indexing.
+SYNC_CHUNK = 256
 SERVER_KEY_CHARS = 12
 
 
@@ -69,14 +71,21 @@ class Library:
             )
         return self._retriever
 
-    def add(self, papers: Sequence[Paper], lists: Sequence[SeedList]) -> UpsertReport:
+    def add(
+        self, papers: Sequence[Paper], lists: Sequence[SeedList], replace_files: Sequence[str] = ()
+    ) -> UpsertReport:
         """Upsert papers: saved to the catalog first, then vectors for new text only."""
-        report = self.catalog.upsert(papers, lists)
+        report = self.catalog.upsert(papers, lists, replace_files)
         if self.catalog_file is not None:
             self.catalog_file.save(self.catalog)
-        if self.store is not None:
+        if self.store is not None and self.embedder is not None:
             self.store.save_lists(list(self.catalog.lists.values()))
-            self.store.update_metadata([self.catalog.papers[i] for i in report.updated])
+            # New sources or a title learned later: vector and metadata are written again.
+            changed = [self.catalog.papers[i] for i in report.updated]
+            if changed:
+                self.store.upsert(changed, self.embedder.embed([p.searchable_text() for p in changed]))
+            if report.removed:
+                self.store.delete(report.removed)
         self.sync_vectors()
         self._retriever = self._refs = None
         return report
@@ -89,10 +98,21 @@ class Library:
             return 0
         stored = self.store.ids()
         missing = [p for p in self.catalog.ordered() if p.id not in stored]
-        if missing:
-            vectors = self.embedder.embed([p.searchable_text() for p in missing], self.progress)
-            self.store.upsert(missing, vectors, self.progress)
+        # Stored chunk by chunk: a run killed halfway keeps what it embedded, a re-run does the rest.
+        for start in range(0, len(missing), SYNC_CHUNK):
+            chunk = missing[start : start + SYNC_CHUNK]
+            vectors = self.embedder.embed(
+                [p.searchable_text() for p in chunk], self._progress_from(start, len(missing))
+            )
+            self.store.upsert(chunk, vectors)
         return len(missing)
+
+    def _progress_from(self, offset: int, total: int) -> ProgressFn | None:
+        """The progress callback, counting a chunk's items from ``offset`` out of ``total``."""
+        report = self.progress
+        if report is None:
+            return None
+        return lambda what, done, _chunk_total: report(what, offset + done, total)
 
     def paper(self, ref: str) -> Paper:
         """A paper by id, citekey or source reference ``file#n``."""

@@ -160,7 +160,9 @@ def render_ingest(console: Console, result: IngestResult) -> None:
     console.print(
         Text(
             f"{result.files_read} files read, {result.papers_found} papers: {result.added} added, "
-            f"{result.updated} updated, {result.unchanged} unchanged; library now has {result.total_papers} papers"
+            f"{result.updated} updated, {result.unchanged} unchanged"
+            + (f", {result.removed} replaced by new versions" if result.removed else "")
+            + f"; library now has {result.total_papers} papers"
         )
     )
 

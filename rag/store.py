@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
-from rag.errors import EmbeddingMismatchError, StoreError
+from rag.errors import EmbeddingMismatchError, RagError, StoreError
 from rag.models import Paper, ProgressFn, SeedList
 
 if TYPE_CHECKING:
@@ -28,6 +28,20 @@ EMBED_MODEL_KEY = "rag_embed_model"
 LISTS_KEY = "rag_lists"
 # JSON-encoded list fields: Chroma metadata values are flat scalars.
 _LIST_FIELDS = ("authors", "sources", "lists")
+
+
+@contextlib.contextmanager
+def chroma_errors(action: str) -> Iterator[None]:
+    """Any Chroma failure becomes one explained StoreError."""
+    try:
+        yield
+    except RagError:
+        raise
+    except Exception as exc:
+        raise StoreError(
+            f"Chroma failed to {action} ({type(exc).__name__}: {exc}); if the index is damaged, "
+            "`rag reindex` rebuilds it from the saved papers; for a server, check that it is running"
+        ) from None
 
 
 def paper_metadata(paper: Paper) -> dict[str, str | int | bool]:
@@ -119,32 +133,31 @@ class VectorStore:
         return self._collection
 
     def count(self) -> int:
-        return int(self.collection.count())
+        with chroma_errors("count papers"):
+            return int(self.collection.count())
 
     def ids(self) -> set[str]:
-        return set(self.collection.get(include=[])["ids"])
+        with chroma_errors("list papers"):
+            return set(self.collection.get(include=[])["ids"])
 
     def upsert(self, papers: Sequence[Paper], vectors: Vectors, progress: ProgressFn | None = None) -> None:
-        batch = max(1, self.client.get_max_batch_size())
+        with chroma_errors("store papers"):
+            batch = max(1, self.client.get_max_batch_size())
         for start in range(0, len(papers), batch):
             chunk = papers[start : start + batch]
-            self.collection.upsert(
-                ids=[p.id for p in chunk],
-                embeddings=vectors[start : start + batch],
-                documents=[p.text for p in chunk],
-                metadatas=[paper_metadata(p) for p in chunk],
-            )
+            with chroma_errors("store papers"):
+                self.collection.upsert(
+                    ids=[p.id for p in chunk],
+                    embeddings=vectors[start : start + batch],
+                    documents=[p.text for p in chunk],
+                    metadatas=[paper_metadata(p) for p in chunk],
+                )
             if progress:
                 progress("storing", min(start + batch, len(papers)), len(papers))
 
-    def update_metadata(self, papers: Sequence[Paper]) -> None:
-        """New sources or metadata for papers whose text (and so vector) is unchanged."""
-        if papers:
-            self.collection.update(
-                ids=[p.id for p in papers],
-                documents=[p.text for p in papers],
-                metadatas=[paper_metadata(p) for p in papers],
-            )
+    def delete(self, ids: Sequence[str]) -> None:
+        with chroma_errors("delete papers"):
+            self.collection.delete(ids=list(ids))
 
     def lists(self) -> list[SeedList]:
         raw = (self.collection.metadata or {}).get(LISTS_KEY, "[]")
@@ -154,21 +167,24 @@ class VectorStore:
         metadata = dict(self.collection.metadata or {})
         metadata[LISTS_KEY] = json.dumps([s.to_dict() for s in lists], ensure_ascii=False)
         metadata.pop("hnsw:space", None)  # Chroma refuses to change HNSW settings via modify
-        self.collection.modify(metadata=metadata)
+        with chroma_errors("save the seed lists"):
+            self.collection.modify(metadata=metadata)
 
     def query(self, vector: Vectors, n: int) -> list[tuple[str, float]]:
         """The ``n`` nearest papers as (id, cosine similarity), best first."""
         total = self.count()
         if total == 0:
             return []
-        result = self.collection.query(
-            query_embeddings=[vector.tolist()], n_results=min(n, total), include=["distances"]
-        )
+        with chroma_errors("search"):
+            result = self.collection.query(
+                query_embeddings=[vector.tolist()], n_results=min(n, total), include=["distances"]
+            )
         distances = (result["distances"] or [[]])[0]
         return [(pid, 1.0 - float(d)) for pid, d in zip(result["ids"][0], distances, strict=True)]
 
     def papers(self) -> list[Paper]:
-        got = self.collection.get(include=["documents", "metadatas"])
+        with chroma_errors("read papers"):
+            got = self.collection.get(include=["documents", "metadatas"])
         documents = got["documents"] or []
         metadatas = got["metadatas"] or []
         return [
@@ -180,3 +196,13 @@ class VectorStore:
         with contextlib.suppress(Exception):  # absent already: nothing to drop
             self.client.delete_collection(self.name)
         self._collection = None
+
+
+def wipe_embedded_index(data_dir: Path) -> None:
+    """Delete the embedded Chroma folder (all its collections); the caller holds the lock."""
+    import shutil
+
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    SharedSystemClient.clear_system_cache()  # forget clients opened on the damaged folder
+    shutil.rmtree(data_dir / CHROMA_SUBDIR, ignore_errors=True)

@@ -153,3 +153,30 @@ def test_unknown_show_reference(seeded: Path) -> None:
     paper, lists = api.show(load_settings(), "000_e22c73655386b99b.txt#7")
     assert paper.citekey == "yuan2022decentralized" and lists[0].subject.startswith("An Efficient 2D")
     assert api.show(load_settings(), paper.id)[0] == paper
+
+
+@needs_model
+def test_known_paper_from_a_second_list_is_updated_with_vectors(tmp_path: Path, embedded_texts: list[str]) -> None:
+    settings = load_settings(collection="mine")
+    api.ingest(settings, [SEEDS / "000_e22c73655386b99b.txt"])
+    report = api.ingest(settings, [SEEDS / "002_1079d4b498cf8dd9.txt", SEEDS / "papers.tsv"])
+    assert (report.added, report.updated) == (19, 1), "Holmes is in both lists: updated, with its vector"
+    with open_library(settings, bootstrap=False) as library:
+        assert library.store is not None and library.store.count() == 39
+    hits = api.search(settings, SearchRequest("heterogeneous NIC environment clusters", 1)).hits
+    assert hits[0].paper.citekey.startswith("yang2023") and len(hits[0].paper.sources) == 2
+
+
+def test_edited_file_replaces_the_old_version(tmp_path: Path) -> None:
+    settings = load_settings(collection="mine")
+    seed = tmp_path / "mine.txt"
+    seed.write_text("Related papers: X\n\nFirst abstract about GPUs.\n\nSecond abstract about robots.\n")
+    api.ingest(settings, [seed])
+    seed.write_text("Related papers: X\n\nFirst abstract about GPUs, corrected.\n\nSecond abstract about robots.\n")
+    report = api.ingest(settings, [seed])
+    assert (report.added, report.removed, report.unchanged) == (1, 1, 1)
+    papers = api.papers(settings).papers
+    assert len(papers) == 2
+    assert api.show(settings, "mine.txt#1")[0].text == "First abstract about GPUs, corrected."
+    hits = api.search(settings, SearchRequest("GPUs", 5)).hits
+    assert [h.paper.text for h in hits if "GPUs" in h.paper.text] == ["First abstract about GPUs, corrected."]

@@ -34,10 +34,11 @@ def merge_paper(papers: dict[str, Paper], incoming: Paper) -> None:
         return
     known.sources.extend(s for s in incoming.sources if s not in known.sources)
     known.lists.extend(name for name in incoming.lists if name not in known.lists)
-    known.title = known.title or incoming.title
-    known.authors = known.authors or incoming.authors
-    known.year = known.year or incoming.year
-    known.arxiv = known.arxiv or incoming.arxiv
+    # What was just read wins over what was known (an edited papers.tsv updates the paper).
+    known.title = incoming.title or known.title
+    known.authors = incoming.authors or known.authors
+    known.year = incoming.year or known.year
+    known.arxiv = incoming.arxiv or known.arxiv
 
 
 def read_text_file(path: Path) -> str:
