@@ -62,6 +62,11 @@ class Answer:
     model: str | None = None
 
 
+def defuse_citations(quoted: str) -> str:
+    """An abstract's own '[2]' would read as our reference [2]: write it as '(ref. 2)'."""
+    return re.sub(r"\[(\d+(?:\s*[,;–-]\s*\d+)*)\]", r"(ref. \1)", quoted)
+
+
 def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
@@ -118,5 +123,7 @@ def extractive_answer(question: str, hits: Sequence[Hit], embedder: Embedder | N
         if len(chosen) == MAX_ANSWER_SENTENCES:
             break
     citations = [Citation(n, hit.paper) for n, (hit, _) in enumerate(chosen, start=1)]
-    text = "\n".join(f"- {_lead(hit.paper)}{sentence} [{n}]" for n, (hit, sentence) in enumerate(chosen, start=1))
+    text = "\n".join(
+        f"- {_lead(hit.paper)}{defuse_citations(sentence)} [{n}]" for n, (hit, sentence) in enumerate(chosen, start=1)
+    )
     return Answer(question, text, AnswerMode.EXTRACTIVE, citations, list(hits))

@@ -22,6 +22,7 @@ from rag.models import Paper, SeedList
 CATALOG_FORMAT = 1
 CATALOG_FILE = "papers.json"
 BACKUP_SUFFIX = ".bak"
+CORRUPT_SUFFIX = ".corrupt"
 
 
 @dataclass
@@ -89,6 +90,7 @@ class CatalogFile:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.recovery_notice: str | None = None
 
     @property
     def backup(self) -> Path:
@@ -102,10 +104,22 @@ class CatalogFile:
             return Catalog()
         try:
             return self._parse(self.path)
-        except StoreError:
-            if self.backup.exists():
-                return self._parse(self.backup)
-            raise
+        except StoreError as damage:
+            if not self.backup.exists():
+                raise
+            catalog = self._parse(self.backup)
+            # Keep the damaged file for inspection; never let a later save back it up over the good copy.
+            kept = self.path.with_name(self.path.name + CORRUPT_SUFFIX)
+            try:
+                os.replace(self.path, kept)
+                shutil.copy2(self.backup, self.path)
+            except OSError:
+                raise damage from None
+            self.recovery_notice = (
+                f"{self.path} was damaged; restored the previous version ({len(catalog.papers)} papers) "
+                f"and kept the damaged file as {kept.name}; re-ingest anything added since"
+            )
+            return catalog
 
     def _parse(self, path: Path) -> Catalog:
         try:

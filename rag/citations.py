@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from rag.models import Paper
 
 # [3], [1, 2], [1-3], [1–3]; the model's way of grouping does not matter.
-CITATION_GROUP = re.compile(r"\[(\s*\d+(?:\s*(?:[,;]|[-–])\s*\d+)*\s*)\]")
+CITATION_GROUP = re.compile(r"\[(\s*\d{1,6}(?:\s*(?:[,;]|[-–])\s*\d{1,6})*\s*)\]")
 MAX_RANGE = 20
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\[(\"'])")
 
@@ -74,9 +74,11 @@ def apply_citations(raw: str, given: Sequence[Paper]) -> CitedText:
                 kept.append(order[number])
             elif number not in removed:
                 removed.append(number)
-        return "".join(f"[{n}]" for n in dict.fromkeys(kept))
+        # Placeholders, so a group that removing another one happens to form ('[[9]2]') is not taken for ours.
+        return "".join(f"\x00{n}\x01" for n in dict.fromkeys(kept))
 
-    text = CITATION_GROUP.sub(rewrite, raw)
+    text = CITATION_GROUP.sub(rewrite, raw.replace("\x00", "").replace("\x01", ""))
+    text = CITATION_GROUP.sub("", text).replace("\x00", "[").replace("\x01", "]")
     text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)  # space left before punctuation by a removed citation
     text = re.sub(r"[ \t]{2,}", " ", text).strip()
     papers = [given[old - 1] for old, _ in sorted(order.items(), key=lambda item: item[1])]

@@ -33,10 +33,10 @@ DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 DEFAULT_LLM_TEMPERATURE = 0.1
 DEFAULT_LLM_MAX_TOKENS = 700
 # Seconds for one model request; a local model's first token can be slow.
-DEFAULT_LLM_TIMEOUT = 120.0
+DEFAULT_LLM_TIMEOUT = 60.0
 # Attempts and total seconds for one model call, retries included.
 DEFAULT_LLM_ATTEMPTS = 4
-DEFAULT_LLM_RETRY_SECONDS = 90.0
+DEFAULT_LLM_RETRY_SECONDS = 180.0
 # Tokens of sources that fit one prompt; more papers are summarized in parts.
 DEFAULT_LLM_CONTEXT_TOKENS = 6000
 
@@ -126,12 +126,15 @@ def load_settings(**overrides: Any) -> Settings:
     ``None`` means "flag not given", so it never overrides a configured value.
     """
     from pydantic import ValidationError
+    from pydantic_settings import SettingsError
 
     from rag.errors import InputError
 
     given = {key: value for key, value in overrides.items() if value is not None}
     try:
         return Settings(**given)
+    except SettingsError as exc:  # e.g. RAG_LLM_PRICES that is not JSON
+        raise InputError(f"invalid setting: {exc}; check your RAG_* variables and .env") from None
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or 'setting'}: {err['msg']}" for err in exc.errors()

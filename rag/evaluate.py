@@ -55,8 +55,8 @@ def load_questions(path: Path) -> list[LabelledQuestion]:
             if not isinstance(question, str) or not isinstance(relevant, dict):
                 raise TypeError("'question' must be text and 'relevant' an object")
             grades = {str(key): int(grade) for key, grade in relevant.items()}
-        except (ValueError, KeyError, TypeError) as exc:
-            raise InputError(f"{path}:{number}: not a labelled question ({exc})") from None
+        except (ValueError, KeyError, TypeError, OverflowError, RecursionError) as exc:
+            raise InputError(f"{path}:{number}: not a labelled question ({type(exc).__name__}: {exc})") from None
         questions.append(LabelledQuestion(str(row.get("id", number)), question, grades))
     if not questions:
         raise InputError(f"{path}: no questions in the file")

@@ -66,7 +66,8 @@ def bibtex_entry(paper: Paper) -> str:
     fields.append(("author", " and ".join(_bib_value(a) for a in paper.authors) or None))
     fields.append(("year", str(paper.year) if paper.year else None))
     if paper.arxiv:
-        fields += [("eprint", paper.arxiv), ("archivePrefix", "arXiv"), ("url", f"https://arxiv.org/abs/{paper.arxiv}")]
+        arxiv = _bib_value(paper.arxiv)
+        fields += [("eprint", arxiv), ("archivePrefix", "arXiv"), ("url", f"https://arxiv.org/abs/{arxiv}")]
     if not paper.title:
         fields.append(("note", _bib_value(paper.text[:120])))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)

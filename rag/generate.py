@@ -7,6 +7,7 @@ writes goes through the citation protocol (rag.citations) and verification
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from rag.models import Hit, Paper
 from rag.prompts import load_prompt
 from rag.verify import verify_offline, verify_with_model
 
+_SOURCE_TAG = re.compile(r"<\s*/?\s*source", re.IGNORECASE)
 SHORT_ANSWER = "Answer in two to four sentences."
 LONG_ANSWER = "Answer in one well-organized paragraph of six to ten sentences."
 
@@ -28,12 +30,17 @@ class GenerationOptions:
     long: bool = False
 
 
+def defuse_tags(text: str) -> str:
+    """A '<source' or '</source' (any case or spacing) inside retrieved text cannot open or close a fence."""
+    return _SOURCE_TAG.sub(lambda m: "‹" + m.group(0)[1:], text)
+
+
 def source_block(n: int, paper: Paper) -> str:
-    """One numbered source, fenced as data; a fake closing tag inside the text is defused."""
-    authors = "; ".join(paper.authors) or "unknown"
-    text = paper.text.replace("</source", "</ source").replace("<source", "< source")
-    title = (paper.title or "untitled").replace("<", "‹")
-    return f'<source n="{n}">\nTitle: {title}\nAuthors: {authors}\nYear: {paper.year or "unknown"}\n{text}\n</source>'
+    """One numbered source, fenced as data; tags inside any field are defused."""
+    authors = defuse_tags("; ".join(paper.authors) or "unknown")
+    title = defuse_tags(paper.title or "untitled")
+    year = paper.year or "unknown"
+    return f'<source n="{n}">\nTitle: {title}\nAuthors: {authors}\nYear: {year}\n{defuse_tags(paper.text)}\n</source>'
 
 
 def sources_text(papers: Sequence[Paper], first: int = 1) -> str:

@@ -74,14 +74,18 @@ class LexicalIndex:
         import bm25s
 
         bm25 = bm25s.BM25(k1=BM25_K1, b=BM25_B)
+        if not texts:
+            return cls(None, 0)  # bm25s cannot index nothing; an empty library scores nothing
         corpus = [tokenize(t) or ["\u2205"] for t in texts]  # bm25s rejects empty documents
         bm25.index(corpus, show_progress=False)
         return cls(bm25, len(texts))
 
     def scores(self, query: str) -> npt.NDArray[np.float32]:
         """BM25 score of every document, in index order (zeros when no term is known)."""
+        if self.size == 0:
+            return np.zeros(0, dtype=np.float32)
         known = [t for t in tokenize(query) if t in self._bm25.vocab_dict]
-        if not known or self.size == 0:
+        if not known:
             return np.zeros(self.size, dtype=np.float32)
         return np.asarray(self._bm25.get_scores(known), dtype=np.float32)
 

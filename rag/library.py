@@ -193,6 +193,8 @@ def open_library(
             name = vector_collection(settings.collection, choice.embedder.name)
             store = VectorStore(client, name, choice.embedder.name, check_model=not rebuild)
         catalog, catalog_file = _load_catalog(settings, store)
+        if catalog_file is not None and catalog_file.recovery_notice:
+            notify(catalog_file.recovery_notice)
         library = Library(settings, catalog, choice.embedder, store, catalog_file, notify, progress)
         if rebuild:
             pass

@@ -7,6 +7,7 @@ OpenAI and any OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio).
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import random
 import time
@@ -106,18 +107,18 @@ def retry_after_seconds(exc: BaseException) -> float | None:
     if not headers:
         return None
     if (ms := headers.get("retry-after-ms")) is not None:
-        try:
-            return float(ms) / 1000
-        except ValueError:
-            pass
+        with contextlib.suppress(ValueError):
+            return max(0.0, float(ms) / 1000)
     value = headers.get("retry-after")
-    if value is None:
+    if not value:
         return None
     try:
         return max(0.0, float(value))
     except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value) if value else None
-        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+        try:
+            return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
+        except (TypeError, ValueError):
+            return None  # unreadable: fall back to our own backoff
 
 
 def is_retryable(exc: BaseException) -> bool:
@@ -135,19 +136,31 @@ def is_retryable(exc: BaseException) -> bool:
 def _wait(state: RetryCallState) -> float:
     exc = state.outcome.exception() if state.outcome else None
     told = retry_after_seconds(exc) if exc else None
-    if told is not None and told <= MAX_RETRY_AFTER_SECONDS:
-        return told
+    if told is not None:
+        return told  # the server knows best; _out_of_budget stops when it is too long
     backoff = RETRY_INITIAL_SECONDS * float(2 ** (state.attempt_number - 1))
     return min(RETRY_MAX_WAIT_SECONDS, backoff + random.uniform(0, RETRY_INITIAL_SECONDS))
 
 
+def _out_of_budget(attempts: int, budget_seconds: float) -> Callable[[RetryCallState], bool]:
+    """Stop after ``attempts``, or when waiting for the next one would overrun the time budget."""
+
+    def stop(state: RetryCallState) -> bool:
+        if state.attempt_number >= attempts:
+            return True
+        next_wait = _wait(state)
+        return next_wait > MAX_RETRY_AFTER_SECONDS or (state.seconds_since_start or 0.0) + next_wait > budget_seconds
+
+    return stop
+
+
 def retry_policy(settings: Settings) -> Retrying:
     """The one retry policy for calls to model endpoints (the SDK's own retries are off)."""
-    from tenacity import Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
+    from tenacity import Retrying, retry_if_exception
 
     return Retrying(
         retry=retry_if_exception(is_retryable),
-        stop=stop_after_attempt(settings.llm_attempts) | stop_after_delay(settings.llm_retry_seconds),
+        stop=_out_of_budget(settings.llm_attempts, settings.llm_retry_seconds),
         wait=_wait,
         reraise=True,
     )
@@ -171,6 +184,9 @@ def explain(
     if isinstance(exc, openai.RateLimitError):
         if getattr(exc, "code", None) == "insufficient_quota":
             return LLMError(f"{where}: quota exhausted (insufficient_quota); check your plan and billing")
+        told = retry_after_seconds(exc)
+        if told is not None and told > MAX_RETRY_AFTER_SECONDS:
+            return LLMError(f"{where} is rate-limiting (429) and asks to wait {told:.0f} s; try again later")
         return LLMError(f"{where} kept rate-limiting (429){tries}; wait a minute or lower -k")
     if isinstance(exc, openai.BadRequestError):
         text = str(exc)

@@ -7,6 +7,8 @@ that wait into an immediate, explained refusal.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,10 +28,10 @@ def ensure_writable_dir(path: Path) -> None:
             f"cannot create data directory {path}: {exc.strerror or exc}; "
             "set RAG_DATA_DIR (or --data-dir) to a writable folder"
         ) from None
-    probe = path / ".rag-write-test"
     try:
-        probe.write_bytes(b"")
-        probe.unlink()
+        handle, name = tempfile.mkstemp(prefix=".rag-write-test-", dir=path)  # unique: parallel starts never collide
+        os.close(handle)
+        os.unlink(name)
     except OSError as exc:
         raise StoreError(
             f"data directory {path} is not writable ({exc.strerror or exc}); "

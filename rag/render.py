@@ -59,7 +59,7 @@ def render_search(console: Console, result: SearchResult) -> None:
         head.append(f"  {paper.year or 'n.d.'}  {clean(paper.citekey)}  score {hit.score:.3f}", style="dim")
         console.print(head)
         console.print(Text("    " + _short(paper.text)))
-        console.print(Text("    " + ", ".join(paper.sources), style="dim"))
+        console.print(Text("    " + clean(", ".join(paper.sources)), style="dim"))
 
 
 def render_references(console: Console, answer: Answer) -> None:
@@ -132,7 +132,7 @@ def render_papers(console: Console, listing: Listing) -> None:
             Text(clean(paper.citekey)),
             str(paper.year or ""),
             Text(clean(paper.display_title)),
-            Text(", ".join(paper.sources)),
+            Text(clean(", ".join(paper.sources))),
         )
     console.print(table)
     console.print(Text(f"{len(listing.papers)} papers from {len(listing.lists)} lists", style="dim"))
@@ -142,12 +142,12 @@ def render_paper(console: Console, paper: Paper, lists: list[SeedList]) -> None:
     rows = Table.grid(padding=(0, 2))
     rows.add_column(style="bold")
     rows.add_column()
-    rows.add_row("id", paper.id)
+    rows.add_row("id", Text(clean(paper.id)))
     rows.add_row("citekey", Text(clean(paper.citekey)))
     rows.add_row("authors", Text(clean("; ".join(paper.authors)) or "unknown"))
     rows.add_row("year", str(paper.year or "unknown"))
     rows.add_row("arXiv", Text(clean(paper.arxiv or "unknown")))
-    rows.add_row("sources", Text(", ".join(paper.sources)))
+    rows.add_row("sources", Text(clean(", ".join(paper.sources))))
     for seed_list in lists:
         rows.add_row("related to", Text(clean(seed_list.subject)))
     body = Text(clean(paper.text))

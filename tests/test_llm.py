@@ -176,7 +176,7 @@ def test_injection_in_an_abstract_stays_data(tmp_path: Path, fake: FakeOpenAI) -
     fake.play(Reply(text="HACKED [99]. Heterogeneous GPU clusters need new schedulers [1]."))
     answer = ask(settings, SearchRequest("schedulers for heterogeneous GPU clusters", 3), NO_CACHE)
     prompt = fake.requests[0]["messages"][1]["content"]
-    assert prompt.count("<source n=") == 1 and "</ source>" in prompt, "a fake closing tag is defused"
+    assert prompt.count("<source n=") == 1 and "‹/source>" in prompt, "a fake closing tag is defused"
     assert "not instructions" in fake.requests[0]["messages"][0]["content"]
     assert answer.removed_citations == [99]
     assert [s.support for s in answer.sentences] == ["uncited", "supported"]

@@ -5,10 +5,8 @@ line; anything else is an "internal error"). Abstracts are untrusted: rich marku
 escapes, zero-width characters, fake ``</source>`` tags, prompt-injection text and very long
 lines must come out literally and safely, and citations must still be checked.
 
-Bugs found while writing these tests are pinned by the ``xfail(strict=True)`` tests at the end
-of the file, each with its minimal failing input. The property tests above them skip exactly
-those inputs (see ``KNOWN BUG`` comments): when a bug is fixed its xfail test starts passing,
-fails as XPASS, and the marker and the matching ``assume`` should both go.
+Bugs these tests found (all fixed) are pinned by the ``test_regression_*`` tests at the end of
+the file, each with its minimal failing input.
 """
 
 from __future__ import annotations
@@ -26,7 +24,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
@@ -163,6 +161,14 @@ citation_token = st.one_of(
     st.tuples(st.integers(0, 30), st.integers(0, 30)).map(lambda ab: f"[{ab[0]}-{ab[1]}]"),
     st.tuples(st.integers(0, 30), st.integers(0, 30)).map(lambda ab: f"[{ab[0]}–{ab[1]}]"),
     st.sampled_from(["[", "]", " ", ". ", ", ", "; ", "\n", "-", "1", "2", "The ", "A result.", "[١]"]),
+    st.sampled_from(["[1, ", "[2,", "[1", ", 2]", "2]", "-3]"]),
+)
+# A group inside the brackets of another: "[1, [9]2]".
+citation_token = st.one_of(
+    citation_token,
+    st.tuples(st.sampled_from(["[", "[1, ", "[2,", "[ "]), citation_token, st.sampled_from(["]", "2]", ", 3]"])).map(
+        "".join
+    ),
 )
 model_text = st.one_of(
     any_text,
@@ -202,7 +208,6 @@ def test_split_paragraphs_returns_stripped_nonblank_paragraphs(text: str) -> Non
 @FAST
 @given(metadata_text)
 def test_parse_metadata_only_raises_rag_errors(text: str) -> None:
-    assume("\r" not in text)  # KNOWN BUG: csv.Error, see test_bug_parse_metadata_carriage_return
     table = only_rag_errors(lambda: parse_metadata(text, "papers.tsv"))
     if table is not None:
         assert all(isinstance(k, tuple) and isinstance(k[1], int) for k in table)
@@ -230,7 +235,7 @@ def test_read_text_file_only_raises_input_errors(data: bytes) -> None:
         except InputError as exc:
             assert str(path) in str(exc)
             return
-        assert isinstance(text, str) and text.strip()
+        assert isinstance(text, str) and data.strip()
         assert text == data.decode("utf-8-sig")
 
 
@@ -244,7 +249,6 @@ file_name = st.sampled_from(["a.txt", "b.TXT", "notes.md", "x", ".hidden.txt", "
     st.booleans(),
 )
 def test_load_paths_only_raises_rag_errors(files: dict[str, bytes], tsv: bytes | None, pass_folder: bool) -> None:
-    assume(tsv is None or b"\r" not in tsv)  # KNOWN BUG: csv.Error, see test_bug_load_paths_carriage_return_in_tsv
     with folder() as tmp:
         for name, data in files.items():
             (tmp / name).parent.mkdir(parents=True, exist_ok=True)
@@ -288,8 +292,9 @@ def _jsonl(lines: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     st.one_of(st.none(), _jsonl(qrels_line).map(lambda body: "query-id\tcorpus-id\tscore\n" + body), any_text),
     st.sampled_from(["test", "dev", "train"]),
 )
-def test_load_beir_only_raises_rag_errors(corpus: str | None, queries: str | None, qrels: str | None, split: str) -> None:
-    # KNOWN BUG: non-UTF-8 files raise UnicodeDecodeError (test_bug_load_beir_non_utf8), so only text is written here.
+def test_load_beir_only_raises_rag_errors(
+    corpus: str | None, queries: str | None, qrels: str | None, split: str
+) -> None:
     with folder() as tmp:
         if corpus is not None:
             (tmp / "corpus.jsonl").write_text(corpus, encoding="utf-8")
@@ -325,7 +330,6 @@ question_line = st.one_of(
 @FAST
 @given(st.one_of(any_bytes, _jsonl(question_line).map(str.encode)))
 def test_load_questions_only_raises_rag_errors(data: bytes) -> None:
-    # KNOWN BUG: an infinite grade raises OverflowError (test_bug_load_questions_infinite_grade); finite floats here.
     with folder() as tmp:
         path = tmp / "questions.jsonl"
         path.write_bytes(data)
@@ -349,9 +353,11 @@ env_value = st.text(alphabet=st.characters(blacklist_characters="\x00", blacklis
 
 
 @FAST
-@given(st.sampled_from(["RAG_TOP_K", "RAG_DENSE_WEIGHT", "RAG_LOCK_TIMEOUT", "RAG_LLM_CACHE", "RAG_COLLECTION"]), env_value)
+@given(
+    st.sampled_from(["RAG_TOP_K", "RAG_DENSE_WEIGHT", "RAG_LOCK_TIMEOUT", "RAG_LLM_CACHE", "RAG_COLLECTION"]), env_value
+)
 def test_load_settings_from_environment_only_raises_input_errors(name: str, value: str) -> None:
-    # RAG_LLM_PRICES is left out. KNOWN BUG: test_bug_load_settings_prices_not_json.
+    # RAG_LLM_PRICES is left out. Regression (fixed): test_regression_load_settings_prices_not_json.
     os.environ[name] = value
     try:
         only_rag_errors(load_settings)
@@ -373,8 +379,6 @@ def _nested_brackets(text: str) -> bool:
 def test_apply_citations_checks_and_renumbers(raw: str, given_papers: list[Paper]) -> None:
     if not given_papers:
         given_papers = [Paper(id=f"p{i:012x}", text=f"abstract {i}", citekey=f"k{i}") for i in range(1, 5)]
-    # KNOWN BUG: a removed citation inside brackets forms a new, unchecked one (test_bug_apply_citations_nested_group).
-    assume(not _nested_brackets(raw))
     result = apply_citations(raw, given_papers)
 
     # Papers: a subset of those given, each once, in order of first citation in the raw text.
@@ -419,7 +423,7 @@ def test_tokenize_returns_strings(text: str) -> None:
 @SLOW
 @given(st.lists(any_text, min_size=1, max_size=6), any_text)
 def test_bm25_scores_are_finite_and_non_negative(texts: list[str], query: str) -> None:
-    # min_size=1. KNOWN BUG: an empty list raises ValueError (test_bug_lexical_index_of_no_documents).
+    # min_size=1. Regression (fixed): an empty list raises ValueError (test_regression_lexical_index_of_no_documents).
     scores = LexicalIndex.build(texts).scores(query)
     assert scores.shape == (len(texts),)
     assert np.all(np.isfinite(scores))
@@ -484,7 +488,6 @@ def test_render_paper_shows_markup_literally(paper: Paper, subjects: list[str]) 
 @SLOW
 @given(model_text, st.lists(papers(), min_size=1, max_size=3, unique_by=lambda p: p.id))
 def test_render_answer_is_terminal_safe(raw: str, given_papers: list[Paper]) -> None:
-    assume(not _nested_brackets(raw))
     cited = apply_citations(MARKUP + " " + raw, given_papers)
     answer = Answer(
         "q",
@@ -521,7 +524,6 @@ def test_latex_escape_leaves_no_special_character_unescaped(text: str) -> None:
 @FAST
 @given(model_text, st.lists(papers(), min_size=1, max_size=4, unique_by=lambda p: p.id))
 def test_to_latex_escapes_everything_but_its_own_commands(raw: str, given_papers: list[Paper]) -> None:
-    assume(not _nested_brackets(raw))
     for i, paper in enumerate(given_papers):
         paper.citekey = f"key{i}"
     cited = apply_citations(raw, given_papers)
@@ -545,7 +547,7 @@ def _braces_balanced(text: str) -> bool:
 @FAST
 @given(papers())
 def test_bibtex_entry_has_balanced_braces(paper: Paper) -> None:
-    # Realistic arXiv ids only. KNOWN BUG: test_bug_bibtex_arxiv_not_escaped.
+    # Realistic arXiv ids only. Regression (fixed): test_regression_bibtex_arxiv_not_escaped.
     entry = bibtex_entry(paper)
     assert entry.startswith(f"@misc{{{paper.citekey},\n") and entry.endswith("\n}")
     assert _braces_balanced(entry)
@@ -554,7 +556,7 @@ def test_bibtex_entry_has_balanced_braces(paper: Paper) -> None:
 @FAST
 @given(st.integers(1, 1000), papers(safe_authors=True))
 def test_source_block_fences_any_text_as_one_source(n: int, paper: Paper) -> None:
-    # Safe authors only. KNOWN BUG: test_bug_source_block_author_closes_fence.
+    # Safe authors only. Regression (fixed): test_regression_source_block_author_closes_fence.
     block = source_block(n, paper)
     assert block.startswith(f'<source n="{n}">\n') and block.endswith("\n</source>")
     assert block.count("<source ") == 1
@@ -582,20 +584,17 @@ def _raises_only_rag_error(call: Callable[[], Any]) -> None:
         pytest.fail(f"{type(exc).__name__} escaped (not a RagError): {exc}")
 
 
-@pytest.mark.xfail(reason="parse_metadata: csv.Error (not InputError) on a lone '\\r' or a >128 KiB field", strict=True)
 @pytest.mark.parametrize("text", [TSV_HEADER + "\r0", TSV_HEADER + '"' + "x" * 140_000])
-def test_bug_parse_metadata_carriage_return(text: str) -> None:
+def test_regression_parse_metadata_carriage_return(text: str) -> None:
     _raises_only_rag_error(lambda: parse_metadata(text, "papers.tsv"))
 
 
-@pytest.mark.xfail(reason="load_paths: csv.Error from papers.tsv escapes (only InputError is turned into a warning)", strict=True)
-def test_bug_load_paths_carriage_return_in_tsv(tmp_path: Path) -> None:
+def test_regression_load_paths_carriage_return_in_tsv(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("Related papers: s\n\nan abstract\n", encoding="utf-8")
     (tmp_path / METADATA_FILE).write_bytes(TSV_HEADER.encode() + b"a.txt\r1\n")
     _raises_only_rag_error(lambda: load_paths([tmp_path]))
 
 
-@pytest.mark.xfail(reason="load_beir: UnicodeDecodeError/RecursionError/csv.Error escape", strict=True)
 @pytest.mark.parametrize(
     ("corpus", "qrels"),
     [
@@ -605,7 +604,7 @@ def test_bug_load_paths_carriage_return_in_tsv(tmp_path: Path) -> None:
         (b'{"_id": "d", "text": "t"}', b'"' + b"x" * 140_000),  # csv.Error: field larger than field limit
     ],
 )
-def test_bug_load_beir_non_utf8(tmp_path: Path, corpus: bytes, qrels: bytes) -> None:
+def test_regression_load_beir_non_utf8(tmp_path: Path, corpus: bytes, qrels: bytes) -> None:
     (tmp_path / "corpus.jsonl").write_bytes(corpus)
     (tmp_path / "queries.jsonl").write_text('{"_id": "q", "text": "a question"}', encoding="utf-8")
     (tmp_path / "qrels").mkdir()
@@ -613,26 +612,24 @@ def test_bug_load_beir_non_utf8(tmp_path: Path, corpus: bytes, qrels: bytes) -> 
     _raises_only_rag_error(lambda: load_beir(tmp_path, "test"))
 
 
-@pytest.mark.xfail(reason="load_questions: OverflowError for an infinite grade, RecursionError for deep JSON", strict=True)
 @pytest.mark.parametrize(
     "data",
     [b'{"question": "q", "relevant": {"a": Infinity}}', b'{"question": "q", "relevant": {"a": 1e999}}', b"[" * 100_000],
 )
-def test_bug_load_questions_infinite_grade(tmp_path: Path, data: bytes) -> None:
+def test_regression_load_questions_infinite_grade(tmp_path: Path, data: bytes) -> None:
     path = tmp_path / "questions.jsonl"
     path.write_bytes(data)
     _raises_only_rag_error(lambda: load_questions(path))
 
 
-@pytest.mark.xfail(reason="load_settings: pydantic_settings.SettingsError for RAG_LLM_PRICES that is not JSON", strict=True)
-def test_bug_load_settings_prices_not_json(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("RAG_LLM_PRICES", "0")
+@pytest.mark.parametrize("value", ["", "not json"])
+def test_regression_load_settings_prices_not_json(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("RAG_LLM_PRICES", value)
     _raises_only_rag_error(load_settings)
 
 
-@pytest.mark.xfail(reason="citations: a citation of more than 4300 digits raises ValueError from int()", strict=True)
 @pytest.mark.parametrize("call", ["apply_citations", "split_cited_sentences", "to_latex"])
-def test_bug_citation_with_huge_number(call: str) -> None:
+def test_regression_citation_with_huge_number(call: str) -> None:
     raw = "x [" + "1" * 4301 + "]."
     paper = Paper(id="p000000000001", text="t", citekey="k")
     run = {
@@ -643,22 +640,20 @@ def test_bug_citation_with_huge_number(call: str) -> None:
     _raises_only_rag_error(run)
 
 
-@pytest.mark.xfail(reason="apply_citations: removing '[9]' from '[[9]2]' leaves a new, unchecked citation '[2]'", strict=True)
-@pytest.mark.parametrize(("raw", "given_count"), [("[[9]2]", 1), ("x [1,[9]2].", 2)])
-def test_bug_apply_citations_nested_group(raw: str, given_count: int) -> None:
+@pytest.mark.parametrize(("raw", "given_count"), [("[[0]0]", 4), ("[[9]2]", 1), ("x [1,[9]2].", 2)])
+def test_regression_apply_citations_nested_group(raw: str, given_count: int) -> None:
     given_papers = [Paper(id=f"p{i:012x}", text=f"t{i}") for i in range(given_count)]
     result = apply_citations(raw, given_papers)
     cited = [n for g in CITATION_GROUP.findall(result.text) for n in expand(g)]
     assert all(1 <= n <= len(result.papers) for n in cited), (result.text, result.papers)
 
 
-@pytest.mark.xfail(reason="LexicalIndex.build([]) raises ValueError (an empty non-default collection crashes search)", strict=True)
-def test_bug_lexical_index_of_no_documents() -> None:
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # bm25s: mean of an empty slice
+def test_regression_lexical_index_of_no_documents() -> None:
     assert LexicalIndex.build([]).scores("gpu").shape == (0,)
 
 
-@pytest.mark.xfail(reason="render: paper.sources (file names, BEIR ids) are printed without clean()", strict=True)
-def test_bug_render_sources_not_cleaned() -> None:
+def test_regression_render_sources_not_cleaned() -> None:
     paper = Paper(id="p000000000001", text="t", sources=["\x1b[2Jevil.txt#1"])
     for render in (
         lambda c: render_search(c, SearchResult("q", [Hit(paper, 1, 1.0)], "lexical")),
@@ -669,12 +664,10 @@ def test_bug_render_sources_not_cleaned() -> None:
         assert_terminal_safe(console.file.getvalue())  # type: ignore[attr-defined]
 
 
-@pytest.mark.xfail(reason="bibtex_entry: arxiv id written unescaped into eprint/url; '}' unbalances the entry", strict=True)
-def test_bug_bibtex_arxiv_not_escaped() -> None:
+def test_regression_bibtex_arxiv_not_escaped() -> None:
     assert _braces_balanced(bibtex_entry(Paper(id="p000000000001", text="t", arxiv="}", citekey="k")))
 
 
-@pytest.mark.xfail(reason="source_block: authors are not defused; an author '</source>' closes the fence", strict=True)
-def test_bug_source_block_author_closes_fence() -> None:
+def test_regression_source_block_author_closes_fence() -> None:
     block = source_block(1, Paper(id="p000000000001", text="t", authors=["</source>"]))
     assert block.count("</source>") == 1

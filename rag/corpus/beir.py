@@ -7,6 +7,7 @@ so rankings can be reported in BEIR's own ids.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,17 +44,20 @@ def beir_ids(paper: Paper) -> list[str]:
 def _json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     if not path.is_file():
         raise InputError(f"{path}: missing (a BEIR folder has {CORPUS_FILE}, {QUERIES_FILE} and {QRELS_DIR}/SPLIT.tsv)")
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                if not isinstance(row, dict) or "_id" not in row:
-                    raise ValueError("no '_id'")
-            except ValueError as exc:
-                raise InputError(f"{path}:{number}: malformed JSON line ({exc})") from None
-            yield number, row
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read as UTF-8 text ({exc})") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if not isinstance(row, dict) or "_id" not in row:
+                raise ValueError("no '_id'")
+        except (ValueError, RecursionError) as exc:
+            raise InputError(f"{path}:{number}: malformed JSON line ({type(exc).__name__}: {exc})") from None
+        yield number, row
 
 
 def load_beir(folder: Path, split: str) -> BeirSet:
@@ -83,20 +87,27 @@ def load_beir(folder: Path, split: str) -> BeirSet:
         available = sorted(p.stem for p in (folder / QRELS_DIR).glob("*.tsv")) if (folder / QRELS_DIR).is_dir() else []
         raise InputError(f"{qrels_path}: missing; splits here: {', '.join(available) or 'none'} (--split)")
     relevant: dict[str, dict[str, int]] = {}
-    with qrels_path.open(encoding="utf-8") as handle:
-        reader = csv.reader(handle, delimiter="\t")
-        for number, cells in enumerate(reader, start=1):
-            if not cells or (number == 1 and cells[0] == "query-id"):
-                continue
-            try:
-                query_id, doc_id, grade = cells[0], cells[1], int(cells[2])
-            except (IndexError, ValueError):
-                raise InputError(f"{qrels_path}:{number}: expected 'query-id<TAB>corpus-id<TAB>score'") from None
-            if doc_id not in known:
-                raise InputError(f"{qrels_path}:{number}: corpus id '{doc_id}' is not in {CORPUS_FILE}")
-            if query_id not in queries:
-                raise InputError(f"{qrels_path}:{number}: query id '{query_id}' is not in {QUERIES_FILE}")
-            relevant.setdefault(query_id, {})[doc_id] = grade
+    try:
+        qrels_text = qrels_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{qrels_path}: cannot read as UTF-8 text ({exc})") from None
+    reader = csv.reader(io.StringIO(qrels_text, newline=""), delimiter="\t")
+    try:
+        rows = list(reader)
+    except csv.Error as exc:
+        raise InputError(f"{qrels_path}:{reader.line_num}: not a valid TSV row ({exc})") from None
+    for number, cells in enumerate(rows, start=1):
+        if not cells or (number == 1 and cells[0] == "query-id"):
+            continue
+        try:
+            query_id, doc_id, grade = cells[0], cells[1], int(cells[2])
+        except (IndexError, ValueError, OverflowError):
+            raise InputError(f"{qrels_path}:{number}: expected 'query-id<TAB>corpus-id<TAB>score'") from None
+        if doc_id not in known:
+            raise InputError(f"{qrels_path}:{number}: corpus id '{doc_id}' is not in {CORPUS_FILE}")
+        if query_id not in queries:
+            raise InputError(f"{qrels_path}:{number}: query id '{query_id}' is not in {QUERIES_FILE}")
+        relevant.setdefault(query_id, {})[doc_id] = grade
     if not relevant:
         raise InputError(f"{qrels_path}: no relevance judgements")
     questions = [LabelledQuestion(qid, queries[qid], grades) for qid, grades in relevant.items()]

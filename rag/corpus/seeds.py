@@ -45,7 +45,14 @@ def _author_as_bibtex(raw: str) -> str:
 
 def parse_metadata(text: str, origin: str) -> Metadata:
     """Read papers.tsv; a malformed row is an error naming its line."""
-    reader = csv.DictReader(io.StringIO(text), delimiter="\t")
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter="\t")
+    try:
+        return _read_metadata(reader, origin)
+    except csv.Error as exc:
+        raise InputError(f"{origin}:{reader.line_num}: not a valid TSV row ({exc})") from None
+
+
+def _read_metadata(reader: csv.DictReader[str], origin: str) -> Metadata:
     missing = [c for c in METADATA_COLUMNS if c not in (reader.fieldnames or [])]
     if missing:
         raise InputError(f"{origin}: missing column(s) {', '.join(missing)}; expected {' '.join(METADATA_COLUMNS)}")
