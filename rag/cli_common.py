@@ -60,7 +60,18 @@ def notify(message: str) -> None:
 
     from rag.render import clean
 
-    stderr_console().print(Text(clean(message), style="dim"))
+    stderr_console().print(Text(clean(safe(message)), style="dim"), soft_wrap=True)
+
+
+def safe(message: str) -> str:
+    """The message with every configured key masked (errors must never print a key)."""
+    from rag.secrets import configured_secrets, redact
+
+    try:
+        secrets = configured_secrets(settings())
+    except Exception:  # settings themselves may be what is broken
+        secrets = []
+    return redact(message, secrets)
 
 
 def handle_errors(command: F) -> F:
@@ -73,14 +84,17 @@ def handle_errors(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except RagError as exc:
-            typer.echo(f"error: {exc}", err=True)
+            typer.echo(f"error: {safe(str(exc))}", err=True)
             raise typer.Exit(1) from None
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             raise
         except Exception as exc:
             if STATE.debug:
                 raise
-            typer.echo(f"internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)", err=True)
+            typer.echo(
+                f"internal error: {type(exc).__name__}: {safe(str(exc))} (rerun with --debug for the traceback)",
+                err=True,
+            )
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]

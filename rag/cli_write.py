@@ -17,6 +17,7 @@ from rag.cli_common import (
     app,
     emit,
     handle_errors,
+    print_json,
     search_request,
     settings,
     stdout_console,
@@ -188,15 +189,25 @@ def draft(
     request = DraftRequest(topic, cite or [], max_papers)
     overrides = {"llm_model": model, "llm_base_url": base_url}
     answer = _write(core_draft, request, _options(no_llm, no_cache, verify), overrides, as_json)
-    if bib is not None:
+    if bib is not None and not answer.citations:
+        from rag.cli_common import notify
+
+        notify(f"nothing cited, so {bib} was not written")
+    elif bib is not None:
         from rag.formats import bibtex
 
         try:
             bib.write_text(bibtex([c.paper for c in answer.citations]), encoding="utf-8")
         except OSError as exc:
             raise InputError(f"cannot write {bib}: {exc.strerror or exc}") from None
-    if output_format is Format.LATEX and not as_json:
+    if output_format is Format.LATEX:
         from rag.formats import to_latex
+
+        if as_json:
+            from rag.jsonout import answer_json
+
+            print_json({**answer_json(answer), "latex": to_latex(answer)})
+            return
         from rag.render import render_latex
 
         render_latex(stdout_console(), answer, to_latex(answer))

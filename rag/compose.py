@@ -37,6 +37,8 @@ class WritingOptions:
 
 def make_model(settings: Settings, options: WritingOptions) -> ChatModel | None:
     """The configured model, or None (extractive / outline mode). Config errors surface here, first."""
+    if options.use_llm and settings.llm_base_url and not settings.llm_enabled:
+        raise InputError(f"a base URL ({settings.llm_base_url}) but no model: set RAG_LLM_MODEL or pass --model")
     if not options.use_llm or not settings.llm_enabled:
         if options.verify_llm:
             raise InputError("--verify llm needs a model; set RAG_LLM_MODEL or pass --model")

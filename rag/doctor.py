@@ -21,6 +21,7 @@ from rag.embeddings import (
 from rag.llm import OPENAI_BASE_URL
 from rag.llm_cache import CACHE_DIR, ResponseCache
 from rag.lock import LOCK_FILE
+from rag.secrets import mask
 
 # Seconds to wait for an endpoint or server to answer a health check.
 PROBE_TIMEOUT = 5.0
@@ -53,11 +54,6 @@ class Report:
 
     def add(self, name: str, status: Status, detail: str, fix: str = "") -> None:
         self.checks.append(Check(name, status, detail, fix))
-
-
-def mask(secret: str) -> str:
-    """'sk-proj-abc…wxyz': enough to recognize a key, never enough to use it."""
-    return f"{secret[:3]}…{secret[-4:]}" if len(secret) > 12 else "****"
 
 
 def _data_dir(settings: Settings, report: Report) -> None:

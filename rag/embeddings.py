@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rag.config import DEFAULT_EMBED_MODEL, Settings
-from rag.errors import InputError
+from rag.errors import InputError, ModelUnavailableError
 from rag.models import ProgressFn
 
 if TYPE_CHECKING:
@@ -74,23 +74,32 @@ class OnnxMiniLM:
 
     def _load(self) -> tuple[onnxruntime.InferenceSession, Any]:
         if self._session is None:
-            import onnxruntime
-            from tokenizers import Tokenizer
-
-            tokenizer = Tokenizer.from_file(str(self.files_dir / "tokenizer.json"))
-            tokenizer.enable_truncation(max_length=MAX_TOKENS)
-            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-            options = onnxruntime.SessionOptions()
-            options.log_severity_level = 3
-            options.intra_op_num_threads = os.cpu_count() or 1
-            options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-            self._session = onnxruntime.InferenceSession(
-                str(self.files_dir / "model.onnx"),
-                sess_options=options,
-                providers=["CPUExecutionProvider"],
-            )
-            self._tokenizer = tokenizer
+            try:
+                self._session, self._tokenizer = self._open()
+            except Exception as exc:  # onnxruntime and tokenizers raise their own types
+                raise ModelUnavailableError(
+                    f"cannot load the embedding model from {self.files_dir} ({type(exc).__name__}: {exc}); "
+                    "fix RAG_EMBED_MODEL_DIR, or set RAG_EMBED_MODEL=none for lexical search only"
+                ) from None
         return self._session, self._tokenizer
+
+    def _open(self) -> tuple[onnxruntime.InferenceSession, Any]:
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(str(self.files_dir / "tokenizer.json"))
+        tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        options = onnxruntime.SessionOptions()
+        options.log_severity_level = 3
+        options.intra_op_num_threads = os.cpu_count() or 1
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        session = onnxruntime.InferenceSession(
+            str(self.files_dir / "model.onnx"),
+            sess_options=options,
+            providers=["CPUExecutionProvider"],
+        )
+        return session, tokenizer
 
     def embed(self, texts: Sequence[str], progress: ProgressFn | None = None) -> Vectors:
         session, tokenizer = self._load()

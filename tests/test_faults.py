@@ -91,3 +91,27 @@ def test_retry_after_is_honoured() -> None:
     assert llm.is_retryable(error)
     response_ms = httpx.Response(429, headers={"retry-after-ms": "250"}, request=httpx.Request("POST", "http://x"))
     assert llm.retry_after_seconds(openai.RateLimitError("slow", response=response_ms, body=None)) == 0.25
+
+
+def test_long_retry_after_stops_with_its_reason(seeded: Path, fake: FakeOpenAI) -> None:
+    fake.play(Reply(429, body=RATE_LIMITED, headers={"retry-after": "120"}))
+    code, err = run_ask(fake.url)
+    assert code == 1 and "asks to wait 120 s" in err
+    assert len(fake.requests) == 1, "no hammering when the server asked for a long pause"
+
+
+def test_unreadable_retry_after_falls_back_to_backoff(seeded: Path, fake: FakeOpenAI) -> None:
+    fake.play(Reply(429, body=RATE_LIMITED, headers={"retry-after": "soon"}), _recorded())
+    code, err = run_ask(fake.url)
+    assert code == 0, err
+    assert len(fake.requests) == 2
+
+
+def test_error_messages_never_show_keys(seeded: Path, fake: FakeOpenAI) -> None:
+    secret = "sk-live-VERY-SECRET-0123456789"
+    fake.play(Reply(400, body={"error": {"message": f"bad request for key {secret}"}}))
+    env = {"RAG_LLM_API_KEY": secret, "RAG_LLM_CACHE": "false"}
+    result = runner.invoke(app, ["ask", HETEROGENEOUS_QUESTION, "--model", "m", "--base-url", fake.url], env=env)
+    assert result.exit_code == 1
+    assert secret not in result.stderr and "sk-…6789" in result.stderr
+    assert fake.bearers == [f"Bearer {secret}"], "the key still reaches the endpoint it is meant for"

@@ -180,3 +180,28 @@ def test_edited_file_replaces_the_old_version(tmp_path: Path) -> None:
     assert api.show(settings, "mine.txt#1")[0].text == "First abstract about GPUs, corrected."
     hits = api.search(settings, SearchRequest("GPUs", 5)).hits
     assert [h.paper.text for h in hits if "GPUs" in h.paper.text] == ["First abstract about GPUs, corrected."]
+
+
+def test_damaged_catalog_is_restored_with_a_notice(seeded: Path, no_model: Path) -> None:
+    catalog = seeded / "papers" / CATALOG_FILE
+    api.ingest(load_settings(), [SEEDS])  # leaves a good backup
+    catalog.write_text("{truncated")
+    notices: list[str] = []
+    assert len(api.papers(load_settings(), notify=notices.append).papers) == 39
+    assert any("was damaged; restored the previous version" in n for n in notices)
+    assert catalog.with_name(CATALOG_FILE + ".corrupt").read_text() == "{truncated"
+    api.ingest(load_settings(), [SEEDS])
+    assert json.loads(catalog.with_name(CATALOG_FILE + ".bak").read_text())["format"] == 1
+
+
+def test_invalid_model_files_are_one_clear_error(seeded: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rag.embeddings import MODEL_FILES
+    from rag.errors import ModelUnavailableError
+
+    broken = tmp_path / "broken-model"
+    broken.mkdir()
+    for name in MODEL_FILES:
+        (broken / name).write_text("not a model")
+    monkeypatch.setenv("RAG_EMBED_MODEL_DIR", str(broken))
+    with pytest.raises(ModelUnavailableError, match="cannot load the embedding model"):
+        api.search(load_settings(), SearchRequest("gpu", 3))

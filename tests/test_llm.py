@@ -266,3 +266,16 @@ def test_embeddings_endpoint_gets_its_own_collection(tmp_path: Path, fake: FakeO
     assert names == {"papers--nomic-embed-text"}, "endpoint vectors never share the local model's collection"
     local = api.search(load_settings(), SearchRequest("heterogeneous GPU clusters", 3))
     assert local.hits, "the same library, searched with the local model, builds its own vectors"
+
+
+def test_base_url_without_model_is_explained(seeded: Path, fake: FakeOpenAI) -> None:
+    result = runner.invoke(app, ["ask", HETEROGENEOUS_QUESTION, "--base-url", fake.url])
+    assert result.exit_code == 1 and "no model: set RAG_LLM_MODEL or pass --model" in result.stderr
+
+
+def test_draft_latex_json_and_no_bib_for_refusal(seeded: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["draft", "mixture of experts", "--format", "latex", "--json"])
+    assert "\\cite{" in json.loads(result.stdout)["latex"]
+    bib = tmp_path / "none.bib"
+    refused = runner.invoke(app, ["draft", "sourdough bread baking", "--bib", str(bib)])
+    assert refused.exit_code == 0 and not bib.exists() and "was not written" in refused.stderr

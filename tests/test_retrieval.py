@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,17 @@ def test_off_topic_question_is_refused(seeded: Path) -> None:
 def test_off_topic_question_is_refused_without_model(seeded: Path, no_model: Path) -> None:
     answer = compose.ask(load_settings(), SearchRequest("sourdough bread recipe", 5))
     assert answer.mode is AnswerMode.INSUFFICIENT
+
+
+def test_extractive_answer_defuses_an_abstracts_own_reference_numbers() -> None:
+    from rag.answer import extractive_answer
+    from rag.models import Hit, Paper
+
+    papers = [
+        Paper(id="pa", text="Unlike [2], our GPU scheduler adapts to heterogeneous clusters.", title="A", citekey="a"),
+        Paper(id="pb", text="Heterogeneous GPU clusters are hard to schedule [1-3].", title="B", citekey="b"),
+    ]
+    hits = [Hit(p, rank=i + 1, score=1.0, dense=None, lexical=1.0) for i, p in enumerate(papers)]
+    answer = extractive_answer("heterogeneous GPU clusters", hits, None, 0.25)
+    assert "(ref. 2)" in answer.text and "(ref. 1-3)" in answer.text
+    assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} == {c.n for c in answer.citations}
