@@ -163,7 +163,8 @@ def render_ingest(console: Console, result: IngestResult) -> None:
             f"{result.updated} updated, {result.unchanged} unchanged"
             + (f", {result.removed} replaced by new versions" if result.removed else "")
             + f"; library now has {result.total_papers} papers"
-        )
+        ),
+        soft_wrap=True,  # one summary line, whatever the terminal width
     )
 
 
