@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rag.catalog import CATALOG_FILE
+from rag.catalog import CATALOG_FILE, CatalogFile
 from rag.config import Settings
 from rag.corpus.beir import beir_ids, is_beir_folder, load_beir
 from rag.corpus.loader import load_paths
@@ -20,6 +20,7 @@ from rag.retrieve import Filters, Method
 from rag.store import wipe_embedded_index
 
 DEFAULT_BEIR_SPLIT = "test"
+SERVER_SNAPSHOTS = "server-snapshots"
 # Rankings are kept this deep: recall@100 is the deepest reported metric.
 EVAL_DEPTH = 100
 MAX_COLLECTION_NAME = 63
@@ -136,6 +137,10 @@ def _rebuild(settings: Settings, notify: Notify, progress: ProgressFn | None) ->
             raise StoreError("the library is empty: nothing to rebuild; add papers with `rag ingest`")
         if library.catalog_file is not None:
             library.catalog_file.save(library.catalog)  # also a safety copy before dropping
+        else:  # a server's collection is the only copy: keep one locally before dropping it
+            snapshot = CatalogFile(settings.data_dir / SERVER_SNAPSHOTS / f"{settings.collection}.json")
+            snapshot.save(library.catalog)
+            notify(f"saved a copy of the {len(library.catalog.papers)} papers to {snapshot.path} before rebuilding")
         if library.embedder is None or library.store is None:
             notify("no embedding model: the lexical index is rebuilt on every command; nothing else to do")
             return len(library.catalog.papers)

@@ -157,8 +157,13 @@ def _load_catalog(settings: Settings, store: VectorStore | None) -> tuple[Catalo
     if settings.chroma_url:
         # A server is shared: its collection, not a local file, is the truth.
         assert store is not None
-        papers = store.papers()
-        return Catalog({p.id: p for p in papers}, {s.file: s for s in store.lists()}), None
+        papers, lists = store.papers(), store.lists()
+        if not papers and store.name != settings.collection:
+            # First use of another embedding model: the library's papers are in its base collection.
+            base = VectorStore(store.client, settings.collection, store.model, check_model=False)
+            if base.exists():
+                papers, lists = base.papers(), base.lists()
+        return Catalog({p.id: p for p in papers}, {s.file: s for s in lists}), None
     catalog_file = CatalogFile(settings.data_dir / settings.collection / CATALOG_FILE)
     return catalog_file.load(), catalog_file
 

@@ -132,6 +132,14 @@ class VectorStore:
             self._collection = collection
         return self._collection
 
+    def exists(self) -> bool:
+        """Whether the collection is there already (without creating it)."""
+        try:
+            self.client.get_collection(self.name)
+        except Exception:  # Chroma raises NotFoundError or ValueError depending on the client
+            return False
+        return True
+
     def count(self) -> int:
         with chroma_errors("count papers"):
             return int(self.collection.count())

@@ -81,3 +81,24 @@ def test_unreachable_server_is_one_clear_error() -> None:
     settings = load_settings(chroma_url=f"http://127.0.0.1:{_free_port()}")
     with pytest.raises(StoreError, match="cannot reach the Chroma server"):
         api.papers(settings)
+
+
+def test_server_reindex_keeps_a_local_copy_first(chroma_url: str, tmp_path: Path) -> None:
+    settings = load_settings(chroma_url=chroma_url, collection="lab-reindex")
+    api.ingest(settings, [SEEDS / "000_e22c73655386b99b.txt"])
+    notices: list[str] = []
+    assert api.reindex(settings, notify=notices.append) == 20
+    snapshot = settings.data_dir / "server-snapshots" / "lab-reindex.json"
+    assert snapshot.exists() and any(str(snapshot) in n for n in notices)
+    assert len(api.papers(settings).papers) == 20
+
+
+def test_server_library_with_a_second_embedding_model(chroma_url: str) -> None:
+    from fake_openai import FakeOpenAI
+
+    base = load_settings(chroma_url=chroma_url, collection="lab-models")
+    api.ingest(base, [SEEDS / "002_1079d4b498cf8dd9.txt"])
+    with FakeOpenAI() as fake:
+        other = load_settings(chroma_url=chroma_url, collection="lab-models", embed_base_url=fake.url, embed_model="e5")
+        assert len(api.papers(other).papers) == 20, "the same library, re-embedded for the other model"
+        assert fake.embedding_requests
