@@ -45,7 +45,9 @@ def main() -> None:
         count = write_seed_list(folder)
         env = {**os.environ, "RAG_DATA_DIR": str(Path(tmp) / "data"), "RAG_COLLECTION": "recovery"}
         started = time.perf_counter()
-        ingest = subprocess.Popen([*rag, "ingest", str(folder)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        ingest = subprocess.Popen(
+            [*rag, "ingest", str(folder)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
         try:
             ingest.wait(timeout=args.kill_after)
             print("ingest finished before the kill; raise the corpus size or lower --kill-after")
