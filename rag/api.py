@@ -11,6 +11,7 @@ from rag.catalog import CATALOG_FILE, CatalogFile
 from rag.config import Settings
 from rag.corpus.beir import beir_ids, is_beir_folder, load_beir
 from rag.corpus.loader import load_paths
+from rag.corpus.records import parse_mapping
 from rag.errors import InputError, NotFoundError, StoreBusyError, StoreError
 from rag.evaluate import EvalReport, LabelledQuestion, evaluate, load_questions
 from rag.library import Library, Notify, open_library, silent
@@ -92,14 +93,20 @@ class IngestResult:
 
 
 def ingest(
-    settings: Settings, paths: Sequence[Path], notify: Notify = silent, progress: ProgressFn | None = None
+    settings: Settings,
+    paths: Sequence[Path],
+    notify: Notify = silent,
+    progress: ProgressFn | None = None,
+    fields: Sequence[str] = (),
 ) -> IngestResult:
     """Add files and folders to the library; re-ingesting unchanged files changes nothing."""
-    loaded = load_paths(paths)  # parse everything before touching the index
+    loaded = load_paths(paths, parse_mapping(list(fields)))  # parse everything before touching the index
     for warning in loaded.warnings:
         notify(warning)
     with open_library(settings, notify, progress, bootstrap=False) as library:
         report = library.add(list(loaded.papers.values()), loaded.lists, [s.file for s in loaded.lists])
+        for warning in report.warnings:
+            notify(warning)
         return IngestResult(
             files_read=loaded.files_read,
             papers_found=len(loaded.papers),

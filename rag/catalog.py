@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rag.corpus.identity import assign_citekeys
+from rag.corpus.identity import assign_citekeys, resolve_key_clashes
 from rag.corpus.loader import merge_paper
 from rag.errors import StoreError
 from rag.models import Paper, SeedList
@@ -31,6 +31,7 @@ class UpsertReport:
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -65,6 +66,7 @@ class Catalog:
                 report.updated.append(pid)
             elif pid in incoming:
                 report.unchanged.append(pid)
+        report.warnings = resolve_key_clashes(self.papers.values(), set(report.added))
         assign_citekeys(self.papers.values())
         return report
 

@@ -31,14 +31,27 @@ __all__ = ["app", "ask", "ask_main", "draft", "main", "summarize"]
 @handle_errors
 def ingest(
     paths: Annotated[
-        list[Path], typer.Argument(help="Seed-list .txt files or folders (papers.tsv beside them adds titles).")
+        list[Path],
+        typer.Argument(
+            help="Files or folders: seed lists (.txt, with papers.tsv beside them), BibTeX (.bib), "
+            "JSONL/JSON/CSV/TSV exports (arXiv, OpenAlex, Semantic Scholar), PDF, Markdown or plain text."
+        ),
     ],
+    fields: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--field",
+            help="For JSONL/CSV: read a field from another column, e.g. --field abstract=summary "
+            "(fields: title, abstract, authors, year, arxiv, doi, key). Repeatable.",
+        ),
+    ] = None,
 ) -> None:
-    """Add files or folders to the library. Re-ingesting unchanged files adds nothing."""
+    """Add files or folders to the library. Unchanged entries are skipped without re-embedding;
+    a changed file replaces what it said before. Unusable files are reported and skipped."""
     from rag.api import ingest as core_ingest
     from rag.render import render_ingest
 
-    render_ingest(stdout_console(), run(core_ingest, settings(), paths))
+    render_ingest(stdout_console(), run(core_ingest, settings(), paths, fields=fields or []))
 
 
 @app.command()

@@ -148,11 +148,11 @@ def settings(**overrides: Any) -> Settings:
     return load_settings(data_dir=STATE.data_dir, collection=STATE.collection, **overrides)
 
 
-def run(core: Callable[..., Any], *args: Any) -> Any:
+def run(core: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call a core function with this CLI's notice and progress callbacks."""
     bar = ProgressBar()
     try:
-        return core(*args, notify=notify, progress=bar)
+        return core(*args, notify=notify, progress=bar, **kwargs)
     finally:
         bar.close()
 

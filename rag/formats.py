@@ -62,6 +62,9 @@ def _bib_value(text: str) -> str:
 
 
 def bibtex_entry(paper: Paper) -> str:
+    """The user's own entry when the paper came from their .bib file, else one built from what we know."""
+    if paper.bibtex:
+        return paper.bibtex
     fields = [("title", f"{{{_bib_value(paper.title)}}}" if paper.title else None)]
     fields.append(("author", " and ".join(_bib_value(a) for a in paper.authors) or None))
     fields.append(("year", str(paper.year) if paper.year else None))

@@ -25,6 +25,11 @@ class Paper:
     truncated: bool = False
     sources: list[str] = field(default_factory=list)
     lists: list[str] = field(default_factory=list)
+    doi: str | None = None
+    # No abstract was given: the paper is indexed by its title alone.
+    no_abstract: bool = False
+    # The user's own BibTeX entry, written back verbatim by `draft --bib` and `export`.
+    bibtex: str | None = None
 
     @property
     def first_author(self) -> str | None:

@@ -52,6 +52,12 @@ def paper_metadata(paper: Paper) -> dict[str, str | int | bool]:
         meta["year"] = paper.year
     if paper.arxiv:
         meta["arxiv"] = paper.arxiv
+    if paper.doi:
+        meta["doi"] = paper.doi
+    if paper.no_abstract:
+        meta["no_abstract"] = True
+    if paper.bibtex:
+        meta["bibtex"] = paper.bibtex
     for name in _LIST_FIELDS:
         meta[name] = json.dumps(getattr(paper, name), ensure_ascii=False)
     return meta
@@ -66,6 +72,9 @@ def paper_from_record(paper_id: str, document: str, meta: dict[str, Any]) -> Pap
         arxiv=meta.get("arxiv"),
         citekey=str(meta.get("citekey", "")),
         truncated=bool(meta.get("truncated", False)),
+        doi=meta.get("doi"),
+        no_abstract=bool(meta.get("no_abstract", False)),
+        bibtex=meta.get("bibtex"),
         **{name: json.loads(str(meta.get(name, "[]"))) for name in _LIST_FIELDS},
     )
 

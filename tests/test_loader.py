@@ -36,10 +36,10 @@ def test_non_utf8_text(tmp_path: Path) -> None:
         load_paths([tmp_path / "latin.txt"])
 
 
-def test_not_a_seed_list(tmp_path: Path) -> None:
-    (tmp_path / "notes.txt").write_text("just some notes\n\nmore notes\n")
-    with pytest.raises(InputError, match="not a seed list"):
-        load_paths([tmp_path / "notes.txt"])
+def test_plain_text_that_is_not_a_seed_list_is_one_document(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("just some notes\n\nmore notes about GPUs.\n")
+    paper = next(iter(load_paths([tmp_path / "notes.txt"]).papers.values()))
+    assert (paper.title, paper.text, paper.sources) == ("just some notes", "more notes about GPUs.", ["notes.txt#1"])
 
 
 def test_folder_with_mixed_files_keeps_the_good_ones(tmp_path: Path) -> None:
@@ -48,13 +48,15 @@ def test_folder_with_mixed_files_keeps_the_good_ones(tmp_path: Path) -> None:
     (folder / "good.txt").write_text(SEED_FILE.read_text(encoding="utf-8"), encoding="utf-8")
     (folder / "empty.txt").write_text("")
     (folder / "paper.pdf").write_bytes(b"%PDF-1.4")
+    (folder / "image.png").write_bytes(b"\x89PNG")
     (folder / ".hidden.txt").write_text("ignored")
     result = load_paths([folder])
     assert result.files_read == 1
     assert len(result.papers) == 20
-    assert len(result.warnings) == 2
+    assert len(result.warnings) == 3
     assert any("empty.txt: file is empty" in w for w in result.warnings)
-    assert any("paper.pdf: unsupported file type" in w for w in result.warnings)
+    assert any("paper.pdf: unreadable PDF" in w for w in result.warnings)
+    assert any("image.png: unsupported file type" in w for w in result.warnings)
 
 
 def test_tsv_beside_a_user_list_adds_titles(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from rag.models import Paper
 ID_PREFIX = "p"
 ID_HEX_CHARS = 12
 TRUNCATION_MARK = "…"
+LETTER_SUFFIXES = 26
 # Title words that make poor citekey stems.
 _CITEKEY_SKIP_WORDS = frozenset(
     [
@@ -77,6 +78,32 @@ def citekey_stem(paper: Paper) -> str:
     return f"{author or 'anon'}{year}{word}"
 
 
+def resolve_key_clashes(papers: Iterable[Paper], newcomers: set[str]) -> list[str]:
+    """A user's key already used by another paper: the newcomer gets a suffix, and a warning says so."""
+    owners: dict[str, Paper] = {}
+    warnings = []
+    for paper in sorted(papers, key=lambda p: (p.id in newcomers, p.id)):
+        if paper.citekey and paper.citekey in owners:
+            old = paper.citekey
+            paper.citekey = _free_key(old, owners)
+            warnings.append(f"citekey '{old}' is already used by another paper; this one is '{paper.citekey}'")
+        owners[paper.citekey or paper.id] = paper
+    return warnings
+
+
+def _free_key(stem: str, used: Iterable[str]) -> str:
+    taken = set(used)
+    number = 2
+    while f"{stem}{_suffix(number)}" in taken:
+        number += 1
+    return f"{stem}{_suffix(number)}"
+
+
+def _suffix(number: int) -> str:
+    """2 -> 'b', 26 -> 'z', 27 -> '27': the letters BibTeX users expect, then numbers."""
+    return chr(ord("a") + number - 1) if number <= LETTER_SUFFIXES else str(number)
+
+
 def assign_citekeys(papers: Iterable[Paper], taken: Iterable[str] = ()) -> None:
     """Give every paper without a citekey a unique one; existing keys never change.
 
@@ -91,9 +118,6 @@ def assign_citekeys(papers: Iterable[Paper], taken: Iterable[str] = ()) -> None:
         if paper.citekey:
             continue
         stem = citekey_stem(paper)
-        key, suffix = stem, ord("b")
-        while key in used:
-            key = f"{stem}{chr(suffix)}" if suffix <= ord("z") else f"{stem}{suffix - ord('a')}"
-            suffix += 1
+        key = stem if stem not in used else _free_key(stem, used)
         paper.citekey = key
         used.add(key)

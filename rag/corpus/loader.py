@@ -5,15 +5,22 @@ Nothing here touches the index: a bad file is reported before any write.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rag.corpus.seeds import METADATA_FILE, Metadata, parse_metadata, parse_seed_list
+from rag.corpus.bibtex import parse_bibtex
+from rag.corpus.pdf import parse_pdf
+from rag.corpus.plaintext import parse_text_document
+from rag.corpus.records import parse_records
+from rag.corpus.seeds import METADATA_FILE, Metadata, is_seed_list, parse_metadata, parse_seed_list
 from rag.errors import InputError
 from rag.models import Paper, SeedList
 
-SUPPORTED_SUFFIXES = (".txt",)
+RECORD_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv")
+TEXT_SUFFIXES = (".txt", ".md", ".markdown")
+SUPPORTED_SUFFIXES = (*TEXT_SUFFIXES, ".bib", ".pdf", *RECORD_SUFFIXES)
+SUPPORTED = "seed-list/plain .txt, .md, .bib, .jsonl, .json, .csv, .tsv, .pdf"
 # How much of a file is sniffed for NUL bytes to call it binary.
 BINARY_SNIFF_BYTES = 8192
 
@@ -39,6 +46,9 @@ def merge_paper(papers: dict[str, Paper], incoming: Paper) -> None:
     known.authors = incoming.authors or known.authors
     known.year = incoming.year or known.year
     known.arxiv = incoming.arxiv or known.arxiv
+    known.doi = incoming.doi or known.doi
+    known.bibtex = incoming.bibtex or known.bibtex
+    known.citekey = incoming.citekey or known.citekey  # a key the user chose (BibTeX) wins
 
 
 def read_text_file(path: Path) -> str:
@@ -87,8 +97,28 @@ def _metadata_for(folder: Path, cache: dict[Path, Metadata]) -> Metadata:
     return cache[folder]
 
 
-def load_paths(paths: Iterable[Path]) -> LoadResult:
-    """Parse seed lists under ``paths``; unusable files become warnings, not failures.
+def _read_one(
+    file: Path, metadata_cache: dict[Path, Metadata], mapping: Mapping[str, str]
+) -> tuple[SeedList, list[Paper], list[str]]:
+    """One file's papers, by format; raises InputError when the whole file is unusable."""
+    suffix = file.suffix.lower()
+    if suffix == ".pdf":
+        return SeedList(file.name, file.name), [parse_pdf(file, file.name)], []
+    text = read_text_file(file)
+    if suffix == ".bib":
+        papers, warnings = parse_bibtex(text, file.name)
+        return SeedList(file.name, file.name), papers, warnings
+    if suffix in RECORD_SUFFIXES:
+        papers, warnings = parse_records(text, file.name, suffix, mapping)
+        return SeedList(file.name, file.name), papers, warnings
+    if suffix == ".txt" and is_seed_list(text):
+        seed_list, papers = parse_seed_list(text, file.name, _metadata_for(file.parent, metadata_cache))
+        return seed_list, papers, []
+    return SeedList(file.name, file.name), [parse_text_document(text, file.name)], []
+
+
+def load_paths(paths: Iterable[Path], mapping: Mapping[str, str] | None = None) -> LoadResult:
+    """Parse every supported file under ``paths``; unusable files become warnings, not failures.
 
     Raises ``InputError`` when a path is missing or when no file yielded a paper.
     """
@@ -99,14 +129,14 @@ def load_paths(paths: Iterable[Path]) -> LoadResult:
         if file.name == METADATA_FILE:
             continue
         if file.suffix.lower() not in SUPPORTED_SUFFIXES:
-            result.warnings.append(f"skipped {file}: unsupported file type (supported: seed-list .txt)")
+            result.warnings.append(f"skipped {file}: unsupported file type (supported: {SUPPORTED})")
             continue
         try:
-            metadata = _metadata_for(file.parent, metadata_cache)
-            seed_list, papers = parse_seed_list(read_text_file(file), file.name, metadata)
+            seed_list, papers, warnings = _read_one(file, metadata_cache, mapping or {})
         except InputError as exc:
             result.warnings.append(f"skipped {exc}")
             continue
+        result.warnings.extend(warnings)
         result.files_read += 1
         result.lists.append(seed_list)
         for paper in papers:
