@@ -141,6 +141,48 @@ def eval_command(
 
 @app.command()
 @handle_errors
+def collections(as_json: AsJson = False) -> None:
+    """List the libraries (collections): papers, vectors and embedding model of each."""
+    from rag.manage import collections as core_collections
+
+    emit(as_json, "collections_json", "render_collections", run(core_collections, settings()))
+
+
+@app.command()
+@handle_errors
+def remove(
+    refs: Annotated[list[str], typer.Argument(help="Paper ids, citekeys or file#n sources.")],
+) -> None:
+    """Remove papers from the library (nothing is removed if any of them is unknown)."""
+    from rag.manage import remove as core_remove
+
+    removed = run(core_remove, settings(), refs)
+    typer.echo(f"removed {len(removed)} papers: {', '.join(p.citekey for p in removed)}")
+
+
+@app.command()
+@handle_errors
+def export(
+    export_format: Annotated[str, typer.Option("--format", help="bibtex or jsonl.")] = "bibtex",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+) -> None:
+    """Export the library: BibTeX (your own entries where papers came from a .bib) or JSONL."""
+    from rag.errors import InputError
+    from rag.manage import export as core_export
+
+    text = run(core_export, settings(), export_format)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {output}: {exc.strerror or exc}") from None
+    typer.echo(f"wrote {output}", err=True)
+
+
+@app.command()
+@handle_errors
 def doctor(as_json: AsJson = False) -> None:
     """What is configured, what is reachable, what is missing, with the fix on each line."""
     from rag.doctor import diagnose

@@ -9,6 +9,7 @@ from rag.answer import Answer
 from rag.api import EvalRun, Listing, SearchResult
 from rag.doctor import Report
 from rag.evaluate import EvalReport
+from rag.manage import CollectionInfo
 from rag.models import Hit, Paper, SeedList
 
 
@@ -93,3 +94,7 @@ def eval_json(run: EvalRun) -> dict[str, Any]:
 
 def doctor_json(report: Report) -> dict[str, Any]:
     return {"healthy": report.healthy, "checks": [asdict(check) for check in report.checks]}
+
+
+def collections_json(infos: list[CollectionInfo]) -> dict[str, Any]:
+    return {"collections": [asdict(info) for info in infos]}

@@ -90,6 +90,16 @@ class Library:
         self._retriever = self._refs = None
         return report
 
+    def remove(self, ids: Sequence[str]) -> None:
+        """Forget papers: from the papers file first, then their vectors."""
+        for paper_id in ids:
+            self.catalog.papers.pop(paper_id, None)
+        if self.catalog_file is not None:
+            self.catalog_file.save(self.catalog)
+        if self.store is not None:
+            self.store.delete(list(ids))
+        self._retriever = self._refs = None
+
     def sync_vectors(self) -> int:
         """Embed papers that have no vector yet (new, or indexed while the model was missing)."""
         if self.embedder is None or self.store is None:

@@ -18,6 +18,7 @@ from rich.text import Text
 from rag.answer import Answer, AnswerMode
 from rag.api import EvalRun, IngestResult, Listing, SearchResult
 from rag.doctor import Report
+from rag.manage import CollectionInfo
 from rag.models import Paper, SeedList
 
 SNIPPET_CHARS = 220
@@ -190,3 +191,17 @@ def render_doctor(console: Console, report: Report) -> None:
         if check.fix:
             line.append(f" -> {clean(check.fix)}", style="yellow")
         console.print(line, soft_wrap=True)  # one check, one line (greppable)
+
+
+def render_collections(console: Console, infos: list[CollectionInfo]) -> None:
+    if not infos:
+        console.print(Text("No libraries yet: the first command indexes the bundled corpus into 'papers'."))
+        return
+    table = Table(header_style="bold")
+    for column in ("collection", "papers", "vectors", "embedding model"):
+        table.add_column(column)
+    for info in infos:
+        papers = "" if info.papers is None else str(info.papers)
+        vectors = "" if info.vectors is None else str(info.vectors)
+        table.add_row(Text(clean(info.name)), papers, vectors, Text(clean(info.model or "")))
+    console.print(table)
