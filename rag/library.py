@@ -220,5 +220,5 @@ def open_library(
         else:
             added = library.sync_vectors()
             if added:
-                notify(f"added vectors for {added} papers indexed without the embedding model")
+                notify(f"added vectors for {added} papers that had none (an interrupted ingest, or no model then)")
         yield library

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from contextlib import nullcontext
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from enum import StrEnum
 
