@@ -90,13 +90,16 @@ class HybridRetriever:
                 if paper_id in self.position:
                     dense[self.position[paper_id]] = similarity
         fused = self._fuse(method, dense, lexical, depth)
-        allowed = np.array([filters.accepts(p) for p in self.papers]) if filters.active else None
-        order = np.argsort(-fused, kind="stable")
+        # Only scored papers can rank; lexical-only ranks papers sharing a term with the query.
+        ranked = np.flatnonzero(fused > 0.0) if method is Method.LEXICAL else np.flatnonzero(~np.isnan(fused))
+        if not filters.active and len(ranked) > k:
+            ranked = ranked[np.argpartition(-fused[ranked], k - 1)[:k]]  # top k without sorting everything
+        order = ranked[np.lexsort((ranked, -fused[ranked]))]  # best first; ties by position, as a stable sort
         hits: list[Hit] = []
         for i in order:
-            if len(hits) == k or (fused[i] <= 0.0 and method is Method.LEXICAL):
+            if len(hits) == k:
                 break
-            if np.isnan(fused[i]) or (allowed is not None and not allowed[i]):
+            if filters.active and not filters.accepts(self.papers[i]):
                 continue
             hits.append(
                 Hit(
@@ -123,7 +126,10 @@ class HybridRetriever:
             return np.where(seen, dense, np.nan).astype(np.float32)
         # Candidates: the dense top-``depth`` plus the lexical top-``depth``.
         candidates = seen.copy()
-        candidates[np.argsort(-lexical, kind="stable")[:depth]] = True
+        if len(lexical) > depth:
+            candidates[np.argpartition(-lexical, depth - 1)[:depth]] = True
+        else:
+            candidates[:] = True
         dense_floor = float(np.nanmin(dense)) if seen.any() else 0.0
         dense_filled = np.where(seen, dense, dense_floor).astype(np.float32)
         fused = self.dense_weight * _scaled(dense_filled, dense_floor) + (1 - self.dense_weight) * _scaled(lexical, 0.0)

@@ -1,0 +1,92 @@
+"""Query latency and memory as the library grows: 1k, 10k, 100k papers (embedded store).
+
+    RAG_EMBED_MODEL_DIR=../shared/models/all-MiniLM-L6-v2 python benchmarks/scale.py [--sizes 1000 10000 100000]
+
+Papers are synthetic (Zipf-distributed words, 80-word abstracts) with random unit
+vectors: more than can be embedded here, and enough to exercise Chroma's HNSW
+index, BM25 and fusion at size. Queries are embedded with the real model.
+For each size: in-process p50/p95 of a hybrid search (library already open), and
+one `rag search` as a fresh process (wall time, peak RSS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from rag.catalog import CATALOG_FILE, Catalog, CatalogFile
+from rag.config import DEFAULT_EMBED_MODEL, load_settings
+from rag.corpus.identity import content_id
+from rag.library import open_library
+from rag.models import Paper
+from rag.store import VectorStore, connect
+
+VOCABULARY = 20_000
+WORDS_PER_ABSTRACT = 80
+QUERIES = ["heterogeneous gpu training", "sparse expert routing", "memory efficient attention", "w12 w7 w300"]
+RUNS = 25
+DIMENSIONS = 384
+
+
+def build(data_dir: Path, size: int, rng: np.random.Generator) -> None:
+    words = rng.zipf(1.3, size=(size, WORDS_PER_ABSTRACT)) % VOCABULARY
+    topical = ["gpu", "training", "heterogeneous", "sparse", "expert", "routing", "memory", "attention"]
+    papers = []
+    for i, row in enumerate(words):
+        text = " ".join(topical[w % len(topical)] if w < len(topical) * 4 else f"w{w}" for w in row) + f" n{i}."
+        papers.append(Paper(id=content_id(text), text=text, title=f"Synthetic paper {i}", sources=[f"synthetic#{i}"]))
+    catalog = Catalog()
+    catalog.upsert(papers)
+    CatalogFile(data_dir / "papers" / CATALOG_FILE).save(catalog)
+    vectors = rng.standard_normal((size, DIMENSIONS)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    store = VectorStore(connect(data_dir, None), "papers", DEFAULT_EMBED_MODEL)
+    store.upsert(catalog.ordered(), vectors)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    print("| papers | build s | p50 ms | p95 ms | `rag search` s | peak RSS MB |")
+    print("|---|---|---|---|---|---|")
+    for size in args.sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            data_dir = Path(tmp)
+            started = time.perf_counter()
+            build(data_dir, size, rng)
+            built = time.perf_counter() - started
+            settings = load_settings(data_dir=data_dir)
+            with open_library(settings, bootstrap=False) as library:
+                retriever = library.retriever()  # builds and saves the BM25 index once
+                retriever.search(QUERIES[0], 10)
+                latencies = []
+                for _ in range(RUNS):
+                    for query in QUERIES:
+                        begin = time.perf_counter()
+                        retriever.search(query, 10)
+                        latencies.append((time.perf_counter() - begin) * 1000)
+            latencies.sort()
+            p50, p95 = statistics.median(latencies), latencies[int(0.95 * len(latencies))]
+            env = {**os.environ, "RAG_DATA_DIR": tmp}
+            command = [sys.executable, "-m", "rag", "search", QUERIES[0]]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            begin = time.perf_counter()
+            subprocess.run(command, env=env, check=True, capture_output=True)
+            wall = time.perf_counter() - begin
+            peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+            print(f"| {size:,} | {built:.0f} | {p50:.1f} | {p95:.1f} | {wall:.2f} | {peak:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
