@@ -110,14 +110,18 @@ def assign_citekeys(papers: Iterable[Paper], taken: Iterable[str] = ()) -> None:
     Collisions get a letter suffix ('b', 'c', ...) in id order, so the result
     does not depend on the order files were ingested in.
     """
-    used = set(taken)
-    for paper in sorted(papers, key=lambda p: p.id):
-        if paper.citekey:
-            used.add(paper.citekey)
-    for paper in sorted(papers, key=lambda p: p.id):
+    ordered = sorted(papers, key=lambda p: p.id)
+    used = set(taken) | {p.citekey for p in ordered if p.citekey}
+    next_number: dict[str, int] = {}  # per stem, so thousands of 'anon...' papers stay linear
+    for paper in ordered:
         if paper.citekey:
             continue
         stem = citekey_stem(paper)
-        key = stem if stem not in used else _free_key(stem, used)
+        key = stem
+        if key in used:
+            number = next_number.get(stem, 2)
+            while f"{stem}{_suffix(number)}" in used:
+                number += 1
+            key, next_number[stem] = f"{stem}{_suffix(number)}", number + 1
         paper.citekey = key
         used.add(key)
