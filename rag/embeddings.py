@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,9 @@ EMBED_BATCH_SIZE = 8
 ENDPOINT_MODEL_PREFIX = "endpoint:"
 ENDPOINT_BATCH_SIZE = 64
 MAX_COLLECTION_NAME = 63
+# After a failed download, wait this long before trying again.
+DOWNLOAD_RETRY_SECONDS = 600
+DOWNLOAD_FAILED_MARKER = ".model-download-failed"
 CHROMA_CACHE_DIR = Path.home() / ".cache" / "chroma" / "onnx_models" / DEFAULT_EMBED_MODEL
 
 
@@ -146,6 +150,26 @@ def _download_to_chroma_cache() -> Path | None:
     return model_files_dir(CHROMA_CACHE_DIR)
 
 
+def _download_unless_failed_recently(data_dir: Path) -> Path | None:
+    """Try the download, but not on every command while offline (each try can take seconds)."""
+    marker = data_dir / DOWNLOAD_FAILED_MARKER
+    try:
+        if time.time() - marker.stat().st_mtime < DOWNLOAD_RETRY_SECONDS:
+            return None
+    except OSError:
+        pass  # no marker: never failed (or cannot tell), so try
+    files = _download_to_chroma_cache()
+    try:
+        if files is None:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            marker.touch()
+        else:
+            marker.unlink(missing_ok=True)
+    except OSError:
+        pass  # the memo is only an optimisation
+    return files
+
+
 def vector_collection(collection: str, embedder_name: str) -> str:
     """Chroma collection for one library and one embedding model: vectors of two models never mix."""
     if embedder_name == DEFAULT_EMBED_MODEL:
@@ -173,7 +197,7 @@ def choose_embedder(settings: Settings) -> EmbedderChoice:
                 f"(RAG_EMBED_MODEL_DIR); using lexical search only",
             )
         return EmbedderChoice(OnnxMiniLM(files))
-    files = model_files_dir(CHROMA_CACHE_DIR) or _download_to_chroma_cache()
+    files = model_files_dir(CHROMA_CACHE_DIR) or _download_unless_failed_recently(settings.data_dir)
     if files is None:
         return EmbedderChoice(
             None,

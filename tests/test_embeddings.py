@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from conftest import MODEL_DIR, SEEDS, needs_model
 
 from rag.config import load_settings
@@ -51,3 +52,17 @@ def test_unknown_model_name_is_an_error() -> None:
 
     with pytest.raises(InputError, match="unknown embedding model"):
         choose_embedder(load_settings(embed_model="bge-huge"))
+
+
+def test_failed_download_is_not_retried_on_every_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rag import embeddings
+
+    calls: list[int] = []
+    monkeypatch.setattr(embeddings, "CHROMA_CACHE_DIR", tmp_path / "empty-cache")
+    monkeypatch.setattr(embeddings, "_download_to_chroma_cache", lambda: calls.append(1))
+    monkeypatch.delenv("RAG_EMBED_MODEL_DIR")
+    settings = load_settings(data_dir=tmp_path / "data")
+    for _ in range(3):
+        choice = choose_embedder(settings)
+        assert choice.embedder is None and choice.notice and "could not be downloaded" in choice.notice
+    assert calls == [1]
