@@ -118,6 +118,7 @@ class VectorStore:
         self.name = name
         self.model = model
         self._collection: Collection | None = None
+        self._count: int | None = None
 
     @property
     def collection(self) -> Collection:
@@ -150,14 +151,17 @@ class VectorStore:
         return True
 
     def count(self) -> int:
-        with chroma_errors("count papers"):
-            return int(self.collection.count())
+        if self._count is None:  # one count per command, not one per query
+            with chroma_errors("count papers"):
+                self._count = int(self.collection.count())
+        return self._count
 
     def ids(self) -> set[str]:
         with chroma_errors("list papers"):
             return set(self.collection.get(include=[])["ids"])
 
     def upsert(self, papers: Sequence[Paper], vectors: Vectors, progress: ProgressFn | None = None) -> None:
+        self._count = None
         with chroma_errors("store papers"):
             batch = max(1, self.client.get_max_batch_size())
         for start in range(0, len(papers), batch):
@@ -173,6 +177,7 @@ class VectorStore:
                 progress("storing", min(start + batch, len(papers)), len(papers))
 
     def delete(self, ids: Sequence[str]) -> None:
+        self._count = None
         with chroma_errors("delete papers"):
             self.collection.delete(ids=list(ids))
 
@@ -212,7 +217,7 @@ class VectorStore:
     def drop(self) -> None:
         with contextlib.suppress(Exception):  # absent already: nothing to drop
             self.client.delete_collection(self.name)
-        self._collection = None
+        self._collection = self._count = None
 
 
 def wipe_embedded_index(data_dir: Path) -> None:
