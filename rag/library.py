@@ -1,8 +1,9 @@
-"""The core facade: one function per command, each opening the library it needs.
+"""An open library for one command: its papers, their vectors and the lexical index.
 
-The CLI calls these and renders what they return; they never print. Notices
-(one-line messages such as "indexing the bundled corpus") go through
-``notify``; long work reports through ``progress``.
+``open_library`` locks the data dir (embedded mode), fills an empty default
+library with the bundled corpus, and completes vectors a previous run did not
+store. Core functions (rag.api, rag.compose, rag.manage) use it and never print:
+notices go through ``notify``, long work reports through ``progress``.
 """
 
 from __future__ import annotations
