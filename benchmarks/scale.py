@@ -1,10 +1,13 @@
 """Query latency and memory as the library grows: 1k, 10k, 100k papers (embedded store).
 
-    RAG_EMBED_MODEL_DIR=../shared/models/all-MiniLM-L6-v2 python benchmarks/scale.py [--sizes 1000 10000 100000]
+    RAG_EMBED_MODEL_DIR=../shared/models/all-MiniLM-L6-v2 python benchmarks/scale.py [--sizes ...] [--corpus zipf]
 
-Papers are synthetic (Zipf-distributed words, 80-word abstracts) with random unit
-vectors: more than can be embedded here, and enough to exercise Chroma's HNSW
-index, BM25 and fusion at size. Queries are embedded with the real model.
+Papers are synthetic with random unit vectors: more than can be embedded here,
+and enough to exercise Chroma's HNSW index, BM25 and fusion at size. By default
+each abstract is three sentences drawn from SciFact (a real scientific
+vocabulary) and the queries are SciFact claims; ``--corpus zipf`` uses
+Zipf-distributed made-up words instead (a worst case for BM25: a few words occur
+in nearly every document). Queries are embedded with the real model.
 For each size: in-process p50/p95 of a hybrid search (library already open), and
 one `rag search` as a fresh process (wall time, peak RSS).
 """
@@ -12,6 +15,7 @@ one `rag search` as a fresh process (wall time, peak RSS).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -23,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rag.answer import split_sentences
 from rag.catalog import CATALOG_FILE, Catalog, CatalogFile
 from rag.config import DEFAULT_EMBED_MODEL, load_settings
 from rag.corpus.identity import content_id
@@ -32,20 +37,39 @@ from rag.store import VectorStore, connect
 
 VOCABULARY = 20_000
 WORDS_PER_ABSTRACT = 80
-QUERIES = ["heterogeneous gpu training", "sparse expert routing", "memory efficient attention", "w12 w7 w300"]
-RUNS = 25
+ZIPF_QUERIES = ["heterogeneous gpu training", "sparse expert routing", "memory efficient attention", "w12 w7 w300"]
+QUERY_COUNT = 25
+SENTENCES_PER_ABSTRACT = 3
+RUNS = 4
+SCIFACT = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "scifact"
 DIMENSIONS = 384
 
 
-def build(data_dir: Path, size: int, rng: np.random.Generator) -> None:
+def zipf_texts(size: int, rng: np.random.Generator) -> list[str]:
     words = rng.zipf(1.3, size=(size, WORDS_PER_ABSTRACT)) % VOCABULARY
     topical = ["gpu", "training", "heterogeneous", "sparse", "expert", "routing", "memory", "attention"]
+    return [" ".join(topical[w % len(topical)] if w < len(topical) * 4 else f"w{w}" for w in row) for row in words]
+
+
+def scifact_texts(size: int, rng: np.random.Generator) -> list[str]:
+    sentences = [s for r in _scifact_rows() for s in split_sentences(r["text"])]
+    picks = rng.integers(0, len(sentences), size=(size, SENTENCES_PER_ABSTRACT))
+    return [" ".join(sentences[j] for j in row) for row in picks]
+
+
+def _scifact_rows() -> list[dict[str, str]]:
+    return [json.loads(line) for line in (SCIFACT / "corpus.jsonl").open(encoding="utf-8")]
+
+
+def build(data_dir: Path, texts: list[str]) -> None:
     papers = []
-    for i, row in enumerate(words):
-        text = " ".join(topical[w % len(topical)] if w < len(topical) * 4 else f"w{w}" for w in row) + f" n{i}."
+    for i, body in enumerate(texts):
+        text = f"{body} n{i}."  # unique, so every synthetic paper is its own paper
         papers.append(Paper(id=content_id(text), text=text, title=f"Synthetic paper {i}", sources=[f"synthetic#{i}"]))
+    size = len(papers)
     catalog = Catalog()
     catalog.upsert(papers)
+    rng = np.random.default_rng(size)
     CatalogFile(data_dir / "papers" / CATALOG_FILE).save(catalog)
     vectors = rng.standard_normal((size, DIMENSIONS)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -56,30 +80,35 @@ def build(data_dir: Path, size: int, rng: np.random.Generator) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
+    parser.add_argument("--corpus", choices=["scifact", "zipf"], default="scifact")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
+    queries = ZIPF_QUERIES
+    if args.corpus == "scifact":
+        claims = [json.loads(line)["text"] for line in (SCIFACT / "queries.jsonl").open(encoding="utf-8")]
+        queries = claims[:QUERY_COUNT]
     print("| papers | build s | p50 ms | p95 ms | `rag search` s | peak RSS MB |")
     print("|---|---|---|---|---|---|")
     for size in args.sizes:
         with tempfile.TemporaryDirectory() as tmp:
             data_dir = Path(tmp)
             started = time.perf_counter()
-            build(data_dir, size, rng)
+            build(data_dir, scifact_texts(size, rng) if args.corpus == "scifact" else zipf_texts(size, rng))
             built = time.perf_counter() - started
             settings = load_settings(data_dir=data_dir)
             with open_library(settings, bootstrap=False) as library:
                 retriever = library.retriever()  # builds and saves the BM25 index once
-                retriever.search(QUERIES[0], 10)
+                retriever.search(queries[0], 10)
                 latencies = []
                 for _ in range(RUNS):
-                    for query in QUERIES:
+                    for query in queries:
                         begin = time.perf_counter()
                         retriever.search(query, 10)
                         latencies.append((time.perf_counter() - begin) * 1000)
             latencies.sort()
             p50, p95 = statistics.median(latencies), latencies[int(0.95 * len(latencies))]
             env = {**os.environ, "RAG_DATA_DIR": tmp}
-            command = [sys.executable, "-m", "rag", "search", QUERIES[0]]
+            command = [sys.executable, "-m", "rag", "search", queries[0]]
             before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             begin = time.perf_counter()
             subprocess.run(command, env=env, check=True, capture_output=True)
