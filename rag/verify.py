@@ -12,7 +12,7 @@ from enum import StrEnum
 import numpy as np
 
 from rag.answer import split_sentences, term_coverage
-from rag.citations import CitedText
+from rag.citations import CITATION_GROUP, CitedText
 from rag.embeddings import Embedder
 from rag.llm import ChatModel, Usage
 from rag.prompts import load_prompt
@@ -48,18 +48,20 @@ def verify_offline(cited: CitedText, embedder: Embedder | None) -> None:
     if not checked:
         return
     evidence = {n: split_sentences(cited.papers[n - 1].searchable_text()) for s in checked for n in s.citations}
+    claims = {id(s): CITATION_GROUP.sub("", s.text) for s in checked}  # the claim without its [n] markers
     vectors: dict[str, np.ndarray] = {}
     if embedder is not None:
-        texts = list(dict.fromkeys([s.text for s in checked] + [e for parts in evidence.values() for e in parts]))
+        texts = list(dict.fromkeys([*claims.values(), *(e for parts in evidence.values() for e in parts)]))
         vectors = dict(zip(texts, embedder.embed(texts), strict=True))
     for sentence in checked:
+        claim = claims[id(sentence)]
         best = 0.0
         for n in sentence.citations:
-            coverage = term_coverage(sentence.text, cited.papers[n - 1].searchable_text())
+            coverage = term_coverage(claim, cited.papers[n - 1].searchable_text())
             if embedder is None:
                 best = max(best, coverage)
                 continue
-            similarity = max(float(vectors[sentence.text] @ vectors[part]) for part in evidence[n])
+            similarity = max(float(vectors[claim] @ vectors[part]) for part in evidence[n])
             best = max(best, SIMILARITY_WEIGHT * similarity + (1 - SIMILARITY_WEIGHT) * coverage)
         sentence.score = round(best, 3)
         thresholds = (SUPPORTED_AT, WEAK_AT) if embedder is not None else (LEXICAL_SUPPORTED_AT, LEXICAL_WEAK_AT)

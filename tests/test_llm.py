@@ -279,3 +279,16 @@ def test_draft_latex_json_and_no_bib_for_refusal(seeded: Path, tmp_path: Path) -
     bib = tmp_path / "none.bib"
     refused = runner.invoke(app, ["draft", "sourdough bread baking", "--bib", str(bib)])
     assert refused.exit_code == 0 and not bib.exists() and "was not written" in refused.stderr
+
+
+def test_verify_with_the_model_as_judge(seeded: Path, fake: FakeOpenAI) -> None:
+    fake.play(
+        Reply(text="Holmes targets heterogeneous NICs [3]. It also cures insomnia [1]."),
+        Reply(text="SUPPORTED"),
+        Reply(text="UNSUPPORTED."),
+    )
+    answer = ask(model_settings(fake), _question(), WritingOptions(cache=False, verify_llm=True))
+    assert [s.support for s in answer.sentences] == ["supported", "unsupported"]
+    judge_prompt = fake.requests[1]["messages"][1]["content"]
+    assert judge_prompt.startswith("Claim: Holmes targets heterogeneous NICs") and "<source n=" in judge_prompt
+    assert answer.usage is not None and answer.usage.calls == 3
