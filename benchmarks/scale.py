@@ -9,20 +9,24 @@ vocabulary) and the queries are SciFact claims; ``--corpus zipf`` uses
 Zipf-distributed made-up words instead (a worst case for BM25: a few words occur
 in nearly every document). Queries are embedded with the real model.
 For each size: in-process p50/p95 of a hybrid search (library already open), and
-one `rag search` as a fresh process (wall time, peak RSS).
+one `rag search` as a fresh process (wall time, peak RSS). ``--server`` runs the
+same against a `chroma run` server on loopback (RAG_CHROMA_URL).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
-import resource
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +45,7 @@ ZIPF_QUERIES = ["heterogeneous gpu training", "sparse expert routing", "memory e
 QUERY_COUNT = 25
 SENTENCES_PER_ABSTRACT = 3
 RUNS = 4
+SERVER_START_POLLS = 300
 SCIFACT = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "scifact"
 DIMENSIONS = 384
 
@@ -61,7 +66,7 @@ def _scifact_rows() -> list[dict[str, str]]:
     return [json.loads(line) for line in (SCIFACT / "corpus.jsonl").open(encoding="utf-8")]
 
 
-def build(data_dir: Path, texts: list[str]) -> None:
+def build(data_dir: Path, texts: list[str], chroma_url: str | None) -> None:
     papers = []
     for i, body in enumerate(texts):
         text = f"{body} n{i}."  # unique, so every synthetic paper is its own paper
@@ -70,17 +75,48 @@ def build(data_dir: Path, texts: list[str]) -> None:
     catalog = Catalog()
     catalog.upsert(papers)
     rng = np.random.default_rng(size)
-    CatalogFile(data_dir / "papers" / CATALOG_FILE).save(catalog)
+    if chroma_url is None:  # on a server, the collection itself holds the papers
+        CatalogFile(data_dir / "papers" / CATALOG_FILE).save(catalog)
     vectors = rng.standard_normal((size, DIMENSIONS)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    store = VectorStore(connect(data_dir, None), "papers", DEFAULT_EMBED_MODEL)
+    store = VectorStore(connect(data_dir, chroma_url), "papers", DEFAULT_EMBED_MODEL)
     store.upsert(catalog.ordered(), vectors)
+
+
+@contextlib.contextmanager
+def chroma_server(folder: Path, wanted: bool) -> Iterator[str | None]:
+    """A `chroma run` on a free loopback port for the duration, or None for the embedded store."""
+    if not wanted:
+        yield None
+        return
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    binary = str(Path(sys.executable).parent / "chroma")
+    server = subprocess.Popen(
+        [binary, "run", "--path", str(folder / "server"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(SERVER_START_POLLS):
+            try:
+                urllib.request.urlopen(f"{url}/api/v2/heartbeat", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
     parser.add_argument("--corpus", choices=["scifact", "zipf"], default="scifact")
+    parser.add_argument("--server", action="store_true", help="a `chroma run` server on loopback, not embedded")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     queries = ZIPF_QUERIES
@@ -90,12 +126,12 @@ def main() -> None:
     print("| papers | build s | p50 ms | p95 ms | `rag search` s | peak RSS MB |")
     print("|---|---|---|---|---|---|")
     for size in args.sizes:
-        with tempfile.TemporaryDirectory() as tmp:
+        with tempfile.TemporaryDirectory() as tmp, chroma_server(Path(tmp), args.server) as url:
             data_dir = Path(tmp)
             started = time.perf_counter()
-            build(data_dir, scifact_texts(size, rng) if args.corpus == "scifact" else zipf_texts(size, rng))
+            build(data_dir, scifact_texts(size, rng) if args.corpus == "scifact" else zipf_texts(size, rng), url)
             built = time.perf_counter() - started
-            settings = load_settings(data_dir=data_dir)
+            settings = load_settings(data_dir=data_dir, chroma_url=url)
             with open_library(settings, bootstrap=False) as library:
                 retriever = library.retriever()  # builds and saves the BM25 index once
                 retriever.search(queries[0], 10)
@@ -107,13 +143,13 @@ def main() -> None:
                         latencies.append((time.perf_counter() - begin) * 1000)
             latencies.sort()
             p50, p95 = statistics.median(latencies), latencies[int(0.95 * len(latencies))]
-            env = {**os.environ, "RAG_DATA_DIR": tmp}
-            command = [sys.executable, "-m", "rag", "search", queries[0]]
-            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            env = {**os.environ, "RAG_DATA_DIR": tmp, **({"RAG_CHROMA_URL": url} if url else {})}
+            # /usr/bin/time reports this one process's peak RSS (not the server's).
+            command = ["/usr/bin/time", "-f", "%M", sys.executable, "-m", "rag", "search", queries[0]]
             begin = time.perf_counter()
-            subprocess.run(command, env=env, check=True, capture_output=True)
+            done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
             wall = time.perf_counter() - begin
-            peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+            peak = int(done.stderr.strip().splitlines()[-1]) / 1024
             print(f"| {size:,} | {built:.0f} | {p50:.1f} | {p95:.1f} | {wall:.2f} | {peak:.0f} |", flush=True)
 
 
