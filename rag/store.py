@@ -26,6 +26,8 @@ CHROMA_SUBDIR = "chroma"
 EMBED_MODEL_KEY = "rag_embed_model"
 # Server mode keeps the seed lists' subjects in the collection's own metadata.
 LISTS_KEY = "rag_lists"
+# Records per read: well under SQLite's limit on variables in one statement.
+READ_PAGE = 5000
 # JSON-encoded list fields: Chroma metadata values are flat scalars.
 _LIST_FIELDS = ("authors", "sources", "lists")
 
@@ -157,8 +159,18 @@ class VectorStore:
         return self._count
 
     def ids(self) -> set[str]:
-        with chroma_errors("list papers"):
-            return set(self.collection.get(include=[])["ids"])
+        return {paper_id for page in self._pages([]) for paper_id in page["ids"]}
+
+    def _pages(self, include: list[str]) -> Iterator[Any]:
+        """Every record, a page at a time: one huge get() overflows SQLite's variable limit."""
+        offset = 0
+        while True:
+            with chroma_errors("read papers"):
+                page = self.collection.get(include=include, limit=READ_PAGE, offset=offset)  # type: ignore[arg-type]
+            if not page["ids"]:
+                return
+            yield page
+            offset += len(page["ids"])
 
     def upsert(self, papers: Sequence[Paper], vectors: Vectors, progress: ProgressFn | None = None) -> None:
         self._count = None
@@ -205,13 +217,10 @@ class VectorStore:
         return [(pid, 1.0 - float(d)) for pid, d in zip(result["ids"][0], distances, strict=True)]
 
     def papers(self) -> list[Paper]:
-        with chroma_errors("read papers"):
-            got = self.collection.get(include=["documents", "metadatas"])
-        documents = got["documents"] or []
-        metadatas = got["metadatas"] or []
         return [
             paper_from_record(pid, doc, dict(meta or {}))
-            for pid, doc, meta in zip(got["ids"], documents, metadatas, strict=True)
+            for page in self._pages(["documents", "metadatas"])
+            for pid, doc, meta in zip(page["ids"], page["documents"] or [], page["metadatas"] or [], strict=True)
         ]
 
     def drop(self) -> None:

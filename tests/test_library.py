@@ -205,3 +205,14 @@ def test_invalid_model_files_are_one_clear_error(seeded: Path, tmp_path: Path, m
     monkeypatch.setenv("RAG_EMBED_MODEL_DIR", str(broken))
     with pytest.raises(ModelUnavailableError, match="cannot load the embedding model"):
         api.search(load_settings(), SearchRequest("gpu", 3))
+
+
+@needs_model
+def test_reads_are_paged(seeded: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rag import store as store_module
+
+    monkeypatch.setattr(store_module, "READ_PAGE", 7)  # 39 papers: six pages
+    store = VectorStore(connect(seeded, None), "papers", "all-MiniLM-L6-v2")
+    assert len(store.ids()) == 39
+    papers = store.papers()
+    assert len({p.id for p in papers}) == 39 and all(p.citekey for p in papers)
