@@ -55,7 +55,7 @@ def search(
     settings: Settings, request: SearchRequest, notify: Notify = silent, progress: ProgressFn | None = None
 ) -> SearchResult:
     request.validate()
-    with open_library(settings, notify, progress) as library:
+    with open_library(settings, notify, progress, remote=True) as library:
         filters = Filters(request.year_min, request.year_max, library.resolve_lists(request.lists))
         hits = library.retriever().search(request.query.strip(), request.k, filters)
         return SearchResult(request.query.strip(), hits, library.mode)

@@ -62,7 +62,7 @@ def ask(
     request.validate()
     model = make_model(settings, options)
     question = request.query.strip()
-    with open_library(settings, notify, progress) as library:
+    with open_library(settings, notify, progress, remote=True) as library:
         filters = Filters(request.year_min, request.year_max, library.resolve_lists(request.lists))
         hits = library.retriever().search(question, request.k, filters)
         embedder = library.embedder

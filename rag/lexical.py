@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -24,6 +25,7 @@ BM25_B = 0.75
 # Bump when tokenize() changes: saved indexes with another version are rebuilt.
 TOKENIZER_VERSION = "nltk179-snowball-acronym-plural-1"
 FINGERPRINT_FILE = "fingerprint.txt"
+IDS_FILE = "ids.json"
 # Below this many documents building is faster than reading files back.
 MIN_CACHED_DOCUMENTS = 500
 # Shorter words ending in 's' ("bus", "gas") are left alone.
@@ -119,3 +121,26 @@ def load_or_build(folder: Path, keys: Sequence[str], texts: Sequence[str]) -> Le
             index._bm25.save(str(folder), show_progress=False)
             stamp_file.write_text(stamp, encoding="utf-8")
     return index
+
+
+def load_saved(folder: Path, stamp: str) -> tuple[LexicalIndex, list[str]] | None:
+    """A saved index and its document ids, if it was saved under ``stamp``; else None."""
+    import bm25s
+
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        if (folder / FINGERPRINT_FILE).read_text(encoding="utf-8") == stamp:
+            ids = json.loads((folder / IDS_FILE).read_text(encoding="utf-8"))
+            return LexicalIndex(bm25s.BM25.load(str(folder), mmap=True, show_progress=False), len(ids)), ids
+    return None
+
+
+def save(folder: Path, stamp: str, index: LexicalIndex, ids: Sequence[str]) -> None:
+    """Keep ``index`` (over documents ``ids``, in order) for the next command; failures are ignored."""
+    if index.size == 0:
+        return
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / FINGERPRINT_FILE).unlink(missing_ok=True)  # never a stamp beside a half-written index
+        index._bm25.save(str(folder), show_progress=False)
+        (folder / IDS_FILE).write_text(json.dumps(list(ids)), encoding="utf-8")
+        (folder / FINGERPRINT_FILE).write_text(stamp, encoding="utf-8")

@@ -48,6 +48,8 @@ class Library:
     catalog_file: CatalogFile | None
     notify: Notify = silent
     progress: ProgressFn | None = None
+    # A server library opened for a query: papers stay on the server until read (see rag.remote).
+    remote: bool = False
     _retriever: HybridRetriever | None = field(default=None, init=False)
     _refs: dict[str, Paper] | None = field(default=None, init=False)
 
@@ -61,6 +63,14 @@ class Library:
             if self.embedder is not None and self.store is not None:
                 embedder, store = self.embedder, self.store
                 dense = lambda query, n: store.query(embedder.embed([query])[0], n)  # noqa: E731
+            if self.remote and self.store is not None:
+                from rag.remote import remote_index
+
+                index, ids, view = remote_index(self.store, lexical_cache_dir(self.settings))
+                self._retriever = HybridRetriever(
+                    view, dense, self.settings.dense_weight, self.settings.fusion_depth, index, ids
+                )
+                return self._retriever
             papers = self.catalog.ordered()
             lexical = load_or_build(
                 lexical_cache_dir(self.settings),
@@ -80,7 +90,6 @@ class Library:
         if self.catalog_file is not None:
             self.catalog_file.save(self.catalog)
         if self.store is not None and self.embedder is not None:
-            self.store.save_lists(list(self.catalog.lists.values()))
             # New sources or a title learned later: vector and metadata are written again.
             changed = [self.catalog.papers[i] for i in report.updated]
             if changed:
@@ -88,6 +97,8 @@ class Library:
             if report.removed:
                 self.store.delete(report.removed)
         self.sync_vectors()
+        if self.store is not None:
+            self.store.save_lists(list(self.catalog.lists.values()))  # last: it also marks the new version
         self._retriever = self._refs = None
         return report
 
@@ -127,6 +138,10 @@ class Library:
 
     def paper(self, ref: str) -> Paper:
         """A paper by id, citekey or source reference ``file#n``."""
+        if self.remote:  # lookups by citekey or source need the whole library
+            assert self.store is not None
+            self.catalog = Catalog({p.id: p for p in self.store.papers()}, self.catalog.lists)
+            self.remote, self._retriever = False, None
         ref = ref.strip()
         if not ref:
             raise InputError("give a paper id, citekey or source reference (file#n)")
@@ -186,6 +201,7 @@ def open_library(
     progress: ProgressFn | None = None,
     bootstrap: bool = True,
     rebuild: bool = False,
+    remote: bool = False,
 ) -> Iterator[Library]:
     """Open (and lock, in embedded mode) the configured library for one command.
 
@@ -208,11 +224,16 @@ def open_library(
             client = connect(settings.data_dir, settings.chroma_url)
             name = vector_collection(settings.collection, choice.embedder.name)
             store = VectorStore(client, name, choice.embedder.name, check_model=not rebuild)
-        catalog, catalog_file = _load_catalog(settings, store)
+        remote = remote and bool(settings.chroma_url) and store is not None and store.count() > 0
+        if remote:
+            assert store is not None
+            catalog, catalog_file = Catalog({}, {s.file: s for s in store.lists()}), None
+        else:
+            catalog, catalog_file = _load_catalog(settings, store)
         if catalog_file is not None and catalog_file.recovery_notice:
             notify(catalog_file.recovery_notice)
-        library = Library(settings, catalog, choice.embedder, store, catalog_file, notify, progress)
-        if rebuild:
+        library = Library(settings, catalog, choice.embedder, store, catalog_file, notify, progress, remote)
+        if rebuild or remote:
             pass
         elif bootstrap and not catalog.papers and settings.collection == DEFAULT_COLLECTION:
             bundled = load_paths([seeds_dir()])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +23,19 @@ from rag.models import Hit, Paper
 DenseSearch = Callable[[str, int], list[tuple[str, float]]]
 # When filters drop most candidates, look this much deeper before filtering.
 FILTERED_DEPTH_FACTOR = 10
+
+
+class PaperSequence(Protocol):
+    """Papers by position: a list, or a view that fetches them on demand."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int) -> Paper: ...
+
+
+@runtime_checkable
+class Prefetching(Protocol):
+    def prefetch(self, indexes: Sequence[int]) -> None: ...
 
 
 class Method(StrEnum):
@@ -60,15 +74,18 @@ def _scaled(values: npt.NDArray[np.float32], floor: float) -> npt.NDArray[np.flo
 class HybridRetriever:
     def __init__(
         self,
-        papers: Sequence[Paper],
+        papers: PaperSequence,
         dense: DenseSearch | None,
         dense_weight: float,
         depth: int,
         lexical: LexicalIndex | None = None,
+        ids: Sequence[str] | None = None,
     ) -> None:
-        self.papers = list(papers)
-        self.position = {paper.id: i for i, paper in enumerate(self.papers)}
-        self.lexical = lexical or LexicalIndex.build([p.searchable_text() for p in self.papers])
+        """``papers`` may fetch lazily (a server's library); then pass ``ids`` and ``lexical``."""
+        self.papers = papers
+        order = ids if ids is not None else [papers[i].id for i in range(len(papers))]
+        self.position = {paper_id: i for i, paper_id in enumerate(order)}
+        self.lexical = lexical or LexicalIndex.build([papers[i].searchable_text() for i in range(len(papers))])
         self.dense = dense
         self.dense_weight = dense_weight
         self.depth = depth
@@ -78,7 +95,7 @@ class HybridRetriever:
         return self.dense is not None
 
     def search(self, query: str, k: int, filters: Filters = Filters(), method: Method = Method.HYBRID) -> list[Hit]:
-        if not self.papers:
+        if not len(self.papers):
             return []
         if method is not Method.LEXICAL and self.dense is None:
             method = Method.LEXICAL
@@ -95,6 +112,8 @@ class HybridRetriever:
         if not filters.active and len(ranked) > k:
             ranked = ranked[np.argpartition(-fused[ranked], k - 1)[:k]]  # top k without sorting everything
         order = ranked[np.lexsort((ranked, -fused[ranked]))]  # best first; ties by position, as a stable sort
+        if isinstance(self.papers, Prefetching):  # one round trip for the papers about to be read
+            self.papers.prefetch([int(i) for i in (order if filters.active else order[:k])])
         hits: list[Hit] = []
         for i in order:
             if len(hits) == k:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ EMBED_MODEL_KEY = "rag_embed_model"
 LISTS_KEY = "rag_lists"
 # Records per read: well under SQLite's limit on variables in one statement.
 READ_PAGE = 5000
+VERSION_KEY = "rag_version"
 # JSON-encoded list fields: Chroma metadata values are flat scalars.
 _LIST_FIELDS = ("authors", "sources", "lists")
 
@@ -192,17 +194,39 @@ class VectorStore:
         self._count = None
         with chroma_errors("delete papers"):
             self.collection.delete(ids=list(ids))
+        self._update_metadata({})
 
     def lists(self) -> list[SeedList]:
         raw = (self.collection.metadata or {}).get(LISTS_KEY, "[]")
         return [SeedList(**item) for item in json.loads(str(raw))]
 
     def save_lists(self, lists: Sequence[SeedList]) -> None:
+        self._update_metadata({LISTS_KEY: json.dumps([s.to_dict() for s in lists], ensure_ascii=False)})
+
+    def version(self) -> str | None:
+        """Changes on every write by rag, so clients can tell whether their saved indexes are current."""
+        value = (self.collection.metadata or {}).get(VERSION_KEY)
+        return str(value) if value else None
+
+    def _update_metadata(self, changes: dict[str, str]) -> None:
         metadata = dict(self.collection.metadata or {})
-        metadata[LISTS_KEY] = json.dumps([s.to_dict() for s in lists], ensure_ascii=False)
+        metadata.update(changes)
+        metadata[VERSION_KEY] = uuid.uuid4().hex
         metadata.pop("hnsw:space", None)  # Chroma refuses to change HNSW settings via modify
-        with chroma_errors("save the seed lists"):
+        with chroma_errors("update the collection"):
             self.collection.modify(metadata=metadata)
+
+    def get_papers(self, ids: Sequence[str]) -> dict[str, Paper]:
+        """Some papers by id (the rest of the library stays on the server)."""
+        if not ids:
+            return {}
+        with chroma_errors("read papers"):
+            got = self.collection.get(ids=list(ids), include=["documents", "metadatas"])
+        documents, metadatas = got["documents"] or [], got["metadatas"] or []
+        return {
+            pid: paper_from_record(pid, doc, dict(meta or {}))
+            for pid, doc, meta in zip(got["ids"], documents, metadatas, strict=True)
+        }
 
     def query(self, vector: Vectors, n: int) -> list[tuple[str, float]]:
         """The ``n`` nearest papers as (id, cosine similarity), best first."""

@@ -102,3 +102,26 @@ def test_server_library_with_a_second_embedding_model(chroma_url: str) -> None:
         other = load_settings(chroma_url=chroma_url, collection="lab-models", embed_base_url=fake.url, embed_model="e5")
         assert len(api.papers(other).papers) == 20, "the same library, re-embedded for the other model"
         assert fake.embedding_requests
+
+
+def test_queries_do_not_load_an_unchanged_server_library(chroma_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rag.store import VectorStore
+
+    settings = load_settings(chroma_url=chroma_url, collection="lab-lazy")
+    api.ingest(settings, [SEEDS / "000_e22c73655386b99b.txt"])
+    first = api.search(settings, SearchRequest(HETEROGENEOUS_QUESTION, 5)).hits  # saves BM25 for this version
+    full_reads: list[int] = []
+    original = VectorStore.papers
+    monkeypatch.setattr(VectorStore, "papers", lambda self: full_reads.append(1) or original(self))
+    again = api.search(settings, SearchRequest(HETEROGENEOUS_QUESTION, 5)).hits
+    assert [h.paper.id for h in again] == [h.paper.id for h in first]
+    assert [h.paper.title for h in again] == [h.paper.title for h in first]
+    assert full_reads == [], "an unchanged library is searched without reading all its papers"
+    filtered = api.search(settings, SearchRequest("training", 20, year_min=2023)).hits
+    assert filtered and all((h.paper.year or 0) >= 2023 for h in filtered)
+    assert full_reads == []
+    api.ingest(settings, [SEEDS / "002_1079d4b498cf8dd9.txt"])  # another write: a new version
+    full_reads.clear()
+    grown = api.search(settings, SearchRequest("mixture of experts training", 5)).hits
+    assert full_reads, "a changed library is read once to rebuild its index"
+    assert any("002_1079d4b498cf8dd9.txt" in h.paper.lists for h in grown)
