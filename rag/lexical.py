@@ -106,20 +106,13 @@ def load_or_build(folder: Path, keys: Sequence[str], texts: Sequence[str]) -> Le
     Rebuilding BM25 over thousands of abstracts takes seconds; loading it, milliseconds.
     Any failure to read or write the cache just means building in memory.
     """
-    import bm25s
-
     stamp = fingerprint(keys)
-    stamp_file = folder / FINGERPRINT_FILE
-    with contextlib.suppress(OSError, ValueError, KeyError):
-        if stamp_file.read_text(encoding="utf-8") == stamp:
-            return LexicalIndex(bm25s.BM25.load(str(folder), mmap=True, show_progress=False), len(keys))
+    saved = load_saved(folder, stamp)
+    if saved is not None:
+        return saved[0]
     index = LexicalIndex.build(texts)
     if len(keys) >= MIN_CACHED_DOCUMENTS:
-        with contextlib.suppress(OSError):
-            folder.mkdir(parents=True, exist_ok=True)
-            stamp_file.unlink(missing_ok=True)  # never a stamp beside a half-written index
-            index._bm25.save(str(folder), show_progress=False)
-            stamp_file.write_text(stamp, encoding="utf-8")
+        save(folder, stamp, index, keys)
     return index
 
 
