@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rag.citations import CitedSentence
+from rag.citations import CITATION_GROUP, CitedSentence
 from rag.corpus.identity import surname
 from rag.embeddings import Embedder
 from rag.lexical import tokenize
@@ -64,7 +64,7 @@ class Answer:
 
 def defuse_citations(quoted: str) -> str:
     """An abstract's own '[2]' would read as our reference [2]: write it as '(ref. 2)'."""
-    return re.sub(r"\[(\d+(?:\s*[,;–-]\s*\d+)*)\]", r"(ref. \1)", quoted)
+    return CITATION_GROUP.sub(lambda match: f"(ref. {match.group(1).strip()})", quoted)
 
 
 def split_sentences(text: str) -> list[str]:
