@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 
 from rag.models import Paper
 
@@ -85,18 +85,18 @@ def resolve_key_clashes(papers: Iterable[Paper], newcomers: set[str]) -> list[st
     for paper in sorted(papers, key=lambda p: (p.id in newcomers, p.id)):
         if paper.citekey and paper.citekey in owners:
             old = paper.citekey
-            paper.citekey = _free_key(old, owners)
+            paper.citekey, _ = _free_key(old, owners)
             warnings.append(f"citekey '{old}' is already used by another paper; this one is '{paper.citekey}'")
         owners[paper.citekey or paper.id] = paper
     return warnings
 
 
-def _free_key(stem: str, used: Iterable[str]) -> str:
-    taken = set(used)
-    number = 2
-    while f"{stem}{_suffix(number)}" in taken:
+def _free_key(stem: str, used: Container[str], start: int = 2) -> tuple[str, int]:
+    """The first '<stem><suffix>' not in ``used``, from suffix number ``start``; and that number."""
+    number = start
+    while f"{stem}{_suffix(number)}" in used:
         number += 1
-    return f"{stem}{_suffix(number)}"
+    return f"{stem}{_suffix(number)}", number
 
 
 def _suffix(number: int) -> str:
@@ -119,9 +119,7 @@ def assign_citekeys(papers: Iterable[Paper], taken: Iterable[str] = ()) -> None:
         stem = citekey_stem(paper)
         key = stem
         if key in used:
-            number = next_number.get(stem, 2)
-            while f"{stem}{_suffix(number)}" in used:
-                number += 1
-            key, next_number[stem] = f"{stem}{_suffix(number)}", number + 1
+            key, number = _free_key(stem, used, next_number.get(stem, 2))
+            next_number[stem] = number + 1
         paper.citekey = key
         used.add(key)
