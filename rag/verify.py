@@ -6,7 +6,6 @@ the cited abstract) with term overlap; ``--verify llm`` asks the model to judge.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from enum import StrEnum
 
 import numpy as np
@@ -84,7 +83,3 @@ def verify_with_model(cited: CitedText, model: ChatModel, usage: Usage) -> None:
         usage.add(reply.usage)
         word = reply.text.strip().split()[0].strip(".:*").upper() if reply.text.strip() else ""
         sentence.support = verdicts.get(word, Support.WEAK)
-
-
-def unsupported(cited: CitedText) -> Sequence[str]:
-    return [s.text for s in cited.sentences if s.support == Support.UNSUPPORTED]
