@@ -103,10 +103,6 @@ def _options(no_llm: bool, no_cache: bool, verify: Verify, long: bool = False) -
     return WritingOptions(use_llm=not no_llm, long=long, verify_llm=verify is Verify.LLM, cache=not no_cache)
 
 
-def _show(answer: Answer, as_json: bool) -> None:
-    emit(as_json, "answer_json", "render_answer", answer)
-
-
 @app.command()
 @handle_errors
 def ask(
@@ -132,7 +128,8 @@ def ask(
 
     request = search_request(question, top_k, since, until, lists)
     overrides = {"llm_model": model, "llm_base_url": base_url}
-    _show(_write(core_ask, request, _options(no_llm, no_cache, verify, long), overrides, as_json), as_json)
+    answer = _write(core_ask, request, _options(no_llm, no_cache, verify, long), overrides, as_json)
+    emit(as_json, "answer_json", "render_answer", answer)
 
 
 @app.command()
@@ -159,7 +156,8 @@ def summarize(
 
     request = SummaryRequest(query, lists or [], max_papers)
     overrides = {"llm_model": model, "llm_base_url": base_url}
-    _show(_write(core_summarize, request, _options(no_llm, no_cache, verify), overrides, as_json), as_json)
+    answer = _write(core_summarize, request, _options(no_llm, no_cache, verify), overrides, as_json)
+    emit(as_json, "answer_json", "render_answer", answer)
 
 
 @app.command()
@@ -212,4 +210,4 @@ def draft(
 
         render_latex(stdout_console(), answer, to_latex(answer))
         return
-    _show(answer, as_json)
+    emit(as_json, "answer_json", "render_answer", answer)
