@@ -54,7 +54,7 @@ def main() -> None:
                 retriever.search(question, K, method=method)
                 latencies.append((time.perf_counter() - started) * 1000)
             p50, p95 = percentile(latencies, 0.5), percentile(latencies, 0.95)
-            print(f"| {method.value} | {p50:.1f} | {p95:.1f} | {len(retriever.papers)} |")
+            print(f"| {method.value} | {p50:.1f} | {p95:.1f} | {retriever.paper_count} |")
     rag = str(Path(sys.executable).parent / "rag")
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.perf_counter()
@@ -62,7 +62,7 @@ def main() -> None:
     elapsed = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     peak_mb = max(peak, before) / 1024
-    print(f"\n`rag search` at {len(retriever.papers)} abstracts: {elapsed:.2f} s end to end, peak RSS {peak_mb:.0f} MB")
+    print(f"\n`rag search` at {retriever.paper_count} abstracts: {elapsed:.2f} s end to end, peak RSS {peak_mb:.0f} MB")
     seed_times = []
     for _ in range(3):
         with tempfile.TemporaryDirectory() as data_dir:

@@ -25,7 +25,7 @@ from rag.embeddings import choose_embedder
 from rag.evaluate import EvalReport, LabelledQuestion, evaluate, load_questions
 from rag.models import Paper
 from rag.resources import seeds_dir
-from rag.retrieve import HybridRetriever, Method
+from rag.retrieve import HybridRetriever, LocalUnits, Method
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -94,12 +94,12 @@ def run(
 
     reports = {}
     for method in (Method.LEXICAL, Method.DENSE):
-        retriever = HybridRetriever(papers, dense, DEFAULT_DENSE_WEIGHT, DEFAULT_FUSION_DEPTH)
+        retriever = HybridRetriever(LocalUnits.of(papers), dense, DEFAULT_DENSE_WEIGHT, DEFAULT_FUSION_DEPTH)
         reports[method.value] = evaluate(
             questions, lambda q, m=method, r=retriever: [h.paper.id for h in r.search(q, RANK_DEPTH, method=m)]
         )
     for weight in weights:
-        retriever = HybridRetriever(papers, dense, weight, DEFAULT_FUSION_DEPTH)
+        retriever = HybridRetriever(LocalUnits.of(papers), dense, weight, DEFAULT_FUSION_DEPTH)
         label = "hybrid" + ("" if weight == DEFAULT_DENSE_WEIGHT else f" w={weight}")
         reports[label] = evaluate(questions, lambda q, r=retriever: [h.paper.id for h in r.search(q, RANK_DEPTH)])
     return reports

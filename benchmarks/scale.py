@@ -39,6 +39,7 @@ from rag.corpus.identity import content_id
 from rag.library import open_library
 from rag.models import Paper
 from rag.store import VectorStore, connect
+from rag.units import all_units
 
 VOCABULARY = 20_000
 WORDS_PER_ABSTRACT = 80
@@ -81,7 +82,7 @@ def build(data_dir: Path, texts: list[str], chroma_url: str | None) -> None:
     vectors = rng.standard_normal((size, DIMENSIONS)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     store = VectorStore(connect(data_dir, chroma_url), "papers", DEFAULT_EMBED_MODEL)
-    store.upsert(catalog.ordered(), vectors)
+    store.upsert(all_units(catalog.ordered()), vectors)
     store.save_lists([])  # as rag's own ingest does: marks the collection's version
 
 

@@ -80,7 +80,7 @@ def term_coverage(question: str, text: str) -> float:
 def is_evidence(hit: Hit, question: str, min_relevance: float) -> bool:
     if hit.dense is not None:
         return hit.dense >= min_relevance
-    return term_coverage(question, hit.paper.searchable_text()) >= LEXICAL_EVIDENCE_COVERAGE
+    return term_coverage(question, hit.evidence().searchable_text()) >= LEXICAL_EVIDENCE_COVERAGE
 
 
 def refusal(question: str, hits: Sequence[Hit]) -> Answer:
@@ -104,11 +104,19 @@ def _lead(paper: Paper) -> str:
     return f"{paper.title} ({who}): " if who else f"{paper.title}: "
 
 
+def _quotable(hit: Hit) -> list[str]:
+    """The abstract's sentences, and the matched passage's with the page they are on."""
+    sentences = split_sentences(hit.paper.text)
+    if hit.passage is not None:
+        sentences += [f"{s} ({hit.passage.where})" for s in split_sentences(hit.passage.text)]
+    return sentences
+
+
 def extractive_answer(question: str, hits: Sequence[Hit], embedder: Embedder | None, min_relevance: float) -> Answer:
     evidence = [h for h in hits if is_evidence(h, question, min_relevance)]
     if not evidence:
         return refusal(question, hits)
-    candidates = [(hit, sentence) for hit in evidence for sentence in split_sentences(hit.paper.text)]
+    candidates = [(hit, sentence) for hit in evidence for sentence in _quotable(hit)]
     scores = np.array(
         [TERM_OVERLAP_WEIGHT * term_coverage(question, s) + RANK_PRIOR_WEIGHT / h.rank for h, s in candidates]
     )

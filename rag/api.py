@@ -19,6 +19,7 @@ from rag.lock import data_dir_lock
 from rag.models import Hit, Paper, ProgressFn, SeedList
 from rag.retrieve import Filters, Method
 from rag.store import wipe_embedded_index
+from rag.units import all_units
 
 DEFAULT_BEIR_SPLIT = "test"
 SERVER_SNAPSHOTS = "server-snapshots"
@@ -90,6 +91,8 @@ class IngestResult:
     removed: int
     warnings: list[str]
     total_papers: int
+    # Full-text passages in the papers read (PDF bodies), each indexed beside its paper.
+    passages_found: int = 0
 
 
 def ingest(
@@ -98,9 +101,10 @@ def ingest(
     notify: Notify = silent,
     progress: ProgressFn | None = None,
     fields: Sequence[str] = (),
+    full_text: bool = True,
 ) -> IngestResult:
     """Add files and folders to the library; re-ingesting unchanged files changes nothing."""
-    loaded = load_paths(paths, parse_mapping(list(fields)))  # parse everything before touching the index
+    loaded = load_paths(paths, parse_mapping(list(fields)), full_text)  # parse everything before touching the index
     for warning in loaded.warnings:
         notify(warning)
     with open_library(settings, notify, progress, bootstrap=False) as library:
@@ -116,6 +120,7 @@ def ingest(
             removed=len(report.removed),
             warnings=loaded.warnings,
             total_papers=len(library.catalog.papers),
+            passages_found=sum(len(p.passages) for p in loaded.papers.values()),
         )
 
 
@@ -151,12 +156,12 @@ def _rebuild(settings: Settings, notify: Notify, progress: ProgressFn | None) ->
         if library.embedder is None or library.store is None:
             notify("no embedding model: the lexical index is rebuilt on every command; nothing else to do")
             return len(library.catalog.papers)
-        papers = library.catalog.ordered()
-        vectors = library.embedder.embed([p.searchable_text() for p in papers], progress)
+        units = all_units(library.catalog.ordered())
+        vectors = library.embedder.embed([u.text for u in units], progress)
         library.store.drop()
-        library.store.upsert(papers, vectors, progress)
+        library.store.upsert(units, vectors, progress)
         library.store.save_lists(list(library.catalog.lists.values()))
-        return len(papers)
+        return len(library.catalog.papers)
 
 
 @dataclass
@@ -225,4 +230,4 @@ def evaluate_retrieval(
             return rank
 
         reports = {m.value: evaluate(questions, ranking(m)) for m in request.methods}
-        return EvalRun(beir.name if beir else request.path.name, settings.collection, len(retriever.papers), reports)
+        return EvalRun(beir.name if beir else request.path.name, settings.collection, retriever.paper_count, reports)

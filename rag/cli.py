@@ -45,13 +45,21 @@ def ingest(
             "(fields: title, abstract, authors, year, arxiv, doi, key). Repeatable.",
         ),
     ] = None,
+    full_text: Annotated[
+        bool,
+        typer.Option(
+            "--full-text/--abstract-only",
+            help="PDFs: also index the body, cut into passages that answers quote with their page "
+            "(slower: every passage is embedded), or only title and abstract.",
+        ),
+    ] = True,
 ) -> None:
     """Add files or folders to the library. Unchanged entries are skipped without re-embedding;
     a changed file replaces what it said before. Unusable files are reported and skipped."""
     from rag.api import ingest as core_ingest
     from rag.render import render_ingest
 
-    render_ingest(stdout_console(), run(core_ingest, settings(), paths, fields=fields or []))
+    render_ingest(stdout_console(), run(core_ingest, settings(), paths, fields=fields or [], full_text=full_text))
 
 
 @app.command()

@@ -95,7 +95,7 @@ def summarize(
         query = (request.query or "").strip()
         if query:
             hits = library.retriever().search(query, request.max_papers, Filters(lists=chosen))
-            papers = [h.paper for h in hits if is_evidence(h, query, settings.min_relevance)]
+            papers = [h.evidence() for h in hits if is_evidence(h, query, settings.min_relevance)]
             if not papers:
                 return refusal(query, hits)
             topic = query
@@ -140,9 +140,9 @@ def draft(
     with open_library(settings, notify, progress) as library:
         required = list({p.id: p for p in (library.paper(key) for key in request.cite)}.values())
         hits = library.retriever().search(topic, request.max_papers)
-        relevant = [h.paper for h in hits if is_evidence(h, topic, settings.min_relevance)]
+        relevant = [h.evidence() for h in hits if is_evidence(h, topic, settings.min_relevance)]
         embedder = library.embedder
-    papers: list[Paper] = required + [p for p in relevant if p not in required]
+    papers: list[Paper] = required + [p for p in relevant if p.id not in {r.id for r in required}]
     papers = papers[: max(request.max_papers, len(required))]
     if not papers:
         return refusal(topic, hits)

@@ -85,7 +85,7 @@ def llm_answer(
     on_token: OnToken | None = None,
 ) -> Answer:
     """A cited answer from the model, or a refusal (without calling it) when nothing is relevant."""
-    evidence = [h.paper for h in hits if is_evidence(h, question, min_relevance)]
+    evidence = [h.evidence() for h in hits if is_evidence(h, question, min_relevance)]
     if not evidence:
         return refusal(question, hits)
     prompt = load_prompt("ask").render(

@@ -24,6 +24,8 @@ def hit_json(hit: Hit) -> dict[str, Any]:
         "citekey": paper.citekey,
         "text": paper.text,
         "sources": paper.sources,
+        # The full-text passage that matched best, when it beat the abstract (PDFs ingested with full text).
+        "passage": asdict(hit.passage) if hit.passage else None,
     }
 
 

@@ -23,8 +23,9 @@ from rag.lexical import load_or_build
 from rag.lock import data_dir_lock
 from rag.models import Paper, ProgressFn, SeedList
 from rag.resources import seeds_dir
-from rag.retrieve import HybridRetriever
+from rag.retrieve import HybridRetriever, LocalUnits, UnitSource
 from rag.store import VectorStore, connect
+from rag.units import all_units, unit_count
 
 Notify = Callable[[str], None]
 LEXICAL_DIR = "lexical"
@@ -63,22 +64,21 @@ class Library:
             if self.embedder is not None and self.store is not None:
                 embedder, store = self.embedder, self.store
                 dense = lambda query, n: store.query(embedder.embed([query])[0], n)  # noqa: E731
+            units: UnitSource
             if self.remote and self.store is not None:
                 from rag.remote import remote_index
 
-                index, ids, view = remote_index(self.store, lexical_cache_dir(self.settings))
-                self._retriever = HybridRetriever(
-                    view, dense, self.settings.dense_weight, self.settings.fusion_depth, index, ids
+                lexical, units = remote_index(self.store, lexical_cache_dir(self.settings))
+            else:
+                local = LocalUnits.of(self.catalog.ordered())
+                lexical = load_or_build(
+                    lexical_cache_dir(self.settings),
+                    [f"{u.id}\t{u.paper.title or ''}" for u in local.units],
+                    local.texts(),
                 )
-                return self._retriever
-            papers = self.catalog.ordered()
-            lexical = load_or_build(
-                lexical_cache_dir(self.settings),
-                [f"{p.id}\t{p.title or ''}" for p in papers],
-                [p.searchable_text() for p in papers],
-            )
+                units = local
             self._retriever = HybridRetriever(
-                papers, dense, self.settings.dense_weight, self.settings.fusion_depth, lexical
+                units, dense, self.settings.dense_weight, self.settings.fusion_depth, lexical
             )
         return self._retriever
 
@@ -90,12 +90,9 @@ class Library:
         if self.catalog_file is not None:
             self.catalog_file.save(self.catalog)
         if self.store is not None and self.embedder is not None:
-            # New sources or a title learned later: vector and metadata are written again.
-            changed = [self.catalog.papers[i] for i in report.updated]
-            if changed:
-                self.store.upsert(changed, self.embedder.embed([p.searchable_text() for p in changed]))
-            if report.removed:
-                self.store.delete(report.removed)
+            gone = [*report.updated, *report.removed]
+            if gone:  # an updated paper may have fewer passages now: its old units go first
+                self.store.delete(gone)
         self.sync_vectors()
         if self.store is not None:
             self.store.save_lists(list(self.catalog.lists.values()))  # last: it also marks the new version
@@ -113,21 +110,20 @@ class Library:
         self._retriever = self._refs = None
 
     def sync_vectors(self) -> int:
-        """Embed papers that have no vector yet (new, or indexed while the model was missing)."""
+        """Embed papers and passages that have no vector yet (new, changed, or indexed while
+        the model was missing); returns how many papers were completed."""
         if self.embedder is None or self.store is None:
             return 0
-        if self.store.count() == len(self.catalog.papers):
+        if self.store.count() == unit_count(self.catalog.papers.values()):
             return 0
         stored = self.store.ids()
-        missing = [p for p in self.catalog.ordered() if p.id not in stored]
+        missing = [u for u in all_units(self.catalog.ordered()) if u.id not in stored]
         # Stored chunk by chunk: a run killed halfway keeps what it embedded, a re-run does the rest.
         for start in range(0, len(missing), SYNC_CHUNK):
             chunk = missing[start : start + SYNC_CHUNK]
-            vectors = self.embedder.embed(
-                [p.searchable_text() for p in chunk], self._progress_from(start, len(missing))
-            )
+            vectors = self.embedder.embed([u.text for u in chunk], self._progress_from(start, len(missing)))
             self.store.upsert(chunk, vectors)
-        return len(missing)
+        return len({u.paper.id for u in missing})
 
     def _progress_from(self, offset: int, total: int) -> ProgressFn | None:
         """The progress callback, counting a chunk's items from ``offset`` out of ``total``."""

@@ -79,4 +79,6 @@ def export(settings: Settings, export_format: str, notify: Notify = silent, prog
         papers = library.catalog.ordered()
     if chosen is ExportFormat.BIBTEX:
         return bibtex(papers)
-    return "".join(json.dumps(p.to_dict(), ensure_ascii=False) + "\n" for p in papers)
+    # One record per paper, as `rag ingest` reads it back; full-text passages stay with the PDFs.
+    records = ({k: v for k, v in p.to_dict().items() if k != "passages"} for p in papers)
+    return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)

@@ -3,8 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
+
+
+@dataclass
+class Passage:
+    """A stretch of a paper's full text, indexed on its own and cited as its paper."""
+
+    n: int  # 1-based position among the paper's passages
+    text: str
+    page: int | None = None
+
+    @property
+    def where(self) -> str:
+        return f"p. {self.page}" if self.page is not None else f"passage {self.n}"
 
 
 @dataclass
@@ -30,6 +43,8 @@ class Paper:
     no_abstract: bool = False
     # The user's own BibTeX entry, written back verbatim by `draft --bib` and `export`.
     bibtex: str | None = None
+    # The full text (a PDF's body) in passages; empty when only the abstract is known.
+    passages: list[Passage] = field(default_factory=list)
 
     @property
     def first_author(self) -> str | None:
@@ -43,12 +58,24 @@ class Paper:
         """What retrieval matches: the title (when known) followed by the abstract."""
         return f"{self.title}. {self.text}" if self.title else self.text
 
+    def passage_text(self, passage: Passage) -> str:
+        """What retrieval matches for a passage: the paper's title gives it context."""
+        return f"{self.title}. {passage.text}" if self.title else passage.text
+
+    def evidence_text(self, passage: Passage | None = None) -> str:
+        """The abstract, followed by the passage that matched (what answers may quote)."""
+        if passage is None:
+            return self.text
+        return f"{self.text}\n\nFrom the full text ({passage.where}): {passage.text}"
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Paper:
-        return cls(**{name: data[name] for name in cls.__dataclass_fields__ if name in data})
+        fields = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        fields["passages"] = [Passage(**item) for item in fields.get("passages", [])]
+        return cls(**fields)
 
 
 @dataclass
@@ -73,6 +100,14 @@ class Hit:
     score: float
     dense: float | None = None
     lexical: float | None = None
+    # The passage of the full text that matched best, when that beat the abstract.
+    passage: Passage | None = None
+
+    def evidence(self) -> Paper:
+        """The paper as answers see it: its abstract plus the matched passage, if any."""
+        if self.passage is None:
+            return self.paper
+        return replace(self.paper, text=self.paper.evidence_text(self.passage))
 
 
 # Progress callback the core calls and the CLI renders: (what, done, total).

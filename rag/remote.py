@@ -1,4 +1,4 @@
-"""A server library read without loading it: papers fetched by id, BM25 saved per collection version."""
+"""A server library read without loading it: records fetched by id, BM25 saved per collection version."""
 
 from __future__ import annotations
 
@@ -6,35 +6,49 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rag.lexical import LexicalIndex, load_saved, save
-from rag.models import Paper
+from rag.models import Paper, Passage
+from rag.retrieve import LocalUnits, UnitSource
 from rag.store import VectorStore
+from rag.units import all_units, split_unit_id
 
 VERSION_SUBDIR = "by-version"
 
 
-class RemotePapers:
-    """The papers of a server collection by position, fetched only when read (and kept)."""
+class RemoteUnits:
+    """The units of a server collection by position; a paper or passage is fetched when first read."""
 
     def __init__(self, ids: Sequence[str], store: VectorStore) -> None:
         self.ids = ids
         self.store = store
-        self._fetched: dict[str, Paper] = {}
+        self._fetched: dict[str, Paper | Passage] = {}
 
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def __getitem__(self, index: int) -> Paper:
-        paper_id = self.ids[index]
+    def paper(self, index: int) -> Paper:
+        paper_id = split_unit_id(self.ids[index])[0]
         if paper_id not in self._fetched:
             self.prefetch([index])
-        return self._fetched[paper_id]
+        record = self._fetched[paper_id]
+        assert isinstance(record, Paper)
+        return record
+
+    def passage(self, index: int) -> Passage | None:
+        unit_id = self.ids[index]
+        if not split_unit_id(unit_id)[1]:
+            return None
+        if unit_id not in self._fetched:
+            self.prefetch([index])
+        record = self._fetched[unit_id]
+        assert isinstance(record, Passage)
+        return record
 
     def prefetch(self, indexes: Sequence[int]) -> None:
-        missing = [self.ids[i] for i in indexes if self.ids[i] not in self._fetched]
-        self._fetched.update(self.store.get_papers(missing))
+        wanted: set[str] = set()
+        for i in indexes:
+            paper_id, n = split_unit_id(self.ids[i])
+            wanted.update((paper_id, self.ids[i]) if n else (paper_id,))
+        self._fetched.update(self.store.get_records(sorted(wanted - self._fetched.keys())))
 
 
-def remote_index(store: VectorStore, folder: Path) -> tuple[LexicalIndex, Sequence[str], RemotePapers | list[Paper]]:
+def remote_index(store: VectorStore, folder: Path) -> tuple[LexicalIndex, UnitSource]:
     """BM25 over a server collection: loaded from ``folder`` when the collection has not changed
     since it was saved; otherwise built from one full read and saved under the new version."""
     version = store.version()
@@ -42,10 +56,9 @@ def remote_index(store: VectorStore, folder: Path) -> tuple[LexicalIndex, Sequen
     saved = load_saved(cache, version) if version else None
     if saved is not None:
         index, ids = saved
-        return index, ids, RemotePapers(ids, store)
-    papers = store.papers()
-    ids = [p.id for p in papers]
-    index = LexicalIndex.build([p.searchable_text() for p in papers])
+        return index, RemoteUnits(ids, store)
+    units = LocalUnits(all_units(store.papers()))
+    index = LexicalIndex.build(units.texts())
     if version:
-        save(cache, version, index, ids)
-    return index, ids, papers
+        save(cache, version, index, units.ids)
+    return index, units

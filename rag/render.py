@@ -59,7 +59,10 @@ def render_search(console: Console, result: SearchResult) -> None:
         head.append(clean(paper.display_title), style="bold cyan")
         head.append(f"  {paper.year or 'n.d.'}  {clean(paper.citekey)}  score {hit.score:.3f}", style="dim")
         console.print(head)
-        console.print(Text("    " + _short(paper.text)))
+        if hit.passage is not None:
+            console.print(Text(f"    {hit.passage.where}: " + _short(hit.passage.text)))
+        else:
+            console.print(Text("    " + _short(paper.text)))
         console.print(Text("    " + clean(", ".join(paper.sources)), style="dim"))
 
 
@@ -154,13 +157,20 @@ def render_paper(console: Console, paper: Paper, lists: list[SeedList]) -> None:
     body = Text(clean(paper.text))
     if paper.truncated:
         body.append("\n(abstract cut short in the source)", style="dim")
+    if paper.passages:
+        pages = {p.page for p in paper.passages if p.page is not None}
+        body.append(
+            f"\n\nfull text: {len(paper.passages)} passages from {len(pages)} pages, searched with it", style="dim"
+        )
     console.print(Panel(Group(rows, Text(), body), title=Text(clean(paper.display_title)), title_align="left"))
 
 
 def render_ingest(console: Console, result: IngestResult) -> None:
     console.print(
         Text(
-            f"{result.files_read} files read, {result.papers_found} papers: {result.added} added, "
+            f"{result.files_read} files read, {result.papers_found} papers"
+            + (f" ({result.passages_found} full-text passages)" if result.passages_found else "")
+            + f": {result.added} added, "
             f"{result.updated} updated, {result.unchanged} unchanged"
             + (f", {result.removed} replaced by new versions" if result.removed else "")
             + f"; library now has {result.total_papers} papers"

@@ -11,31 +11,59 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from rag.lexical import LexicalIndex
-from rag.models import Hit, Paper
+from rag.models import Hit, Paper, Passage
+from rag.units import PASSAGE_MARK, Unit, all_units, split_unit_id
 
-# (query, n) -> the n nearest papers as (id, cosine similarity), best first.
+# (query, n) -> the n nearest units (papers or passages) as (id, cosine similarity), best first.
 DenseSearch = Callable[[str, int], list[tuple[str, float]]]
 # When filters drop most candidates, look this much deeper before filtering.
 FILTERED_DEPTH_FACTOR = 10
+# With full-text passages several top units can share a paper: rank this many units per paper wanted.
+UNITS_PER_HIT = 4
 
 
-class PaperSequence(Protocol):
-    """Papers by position: a list, or a view that fetches them on demand."""
+class UnitSource(Protocol):
+    """The indexed units (rag.units) by position: their ids, and their papers and passages,
+    which a server library fetches only when read."""
 
-    def __len__(self) -> int: ...
+    @property
+    def ids(self) -> Sequence[str]: ...
 
-    def __getitem__(self, index: int) -> Paper: ...
+    def paper(self, index: int) -> Paper: ...
 
+    def passage(self, index: int) -> Passage | None: ...
 
-@runtime_checkable
-class Prefetching(Protocol):
     def prefetch(self, indexes: Sequence[int]) -> None: ...
+
+
+class LocalUnits:
+    """Units of papers held in memory."""
+
+    def __init__(self, units: Sequence[Unit]) -> None:
+        self.units = units
+        self.ids = [u.id for u in units]
+
+    @classmethod
+    def of(cls, papers: Sequence[Paper]) -> LocalUnits:
+        return cls(all_units(papers))
+
+    def texts(self) -> list[str]:
+        return [u.text for u in self.units]
+
+    def paper(self, index: int) -> Paper:
+        return self.units[index].paper
+
+    def passage(self, index: int) -> Passage | None:
+        return self.units[index].passage
+
+    def prefetch(self, indexes: Sequence[int]) -> None:
+        return None
 
 
 class Method(StrEnum):
@@ -74,18 +102,24 @@ def _scaled(values: npt.NDArray[np.float32], floor: float) -> npt.NDArray[np.flo
 class HybridRetriever:
     def __init__(
         self,
-        papers: PaperSequence,
+        units: UnitSource,
         dense: DenseSearch | None,
         dense_weight: float,
         depth: int,
         lexical: LexicalIndex | None = None,
-        ids: Sequence[str] | None = None,
     ) -> None:
-        """``papers`` may fetch lazily (a server's library); then pass ``ids`` and ``lexical``."""
-        self.papers = papers
-        order = ids if ids is not None else [papers[i].id for i in range(len(papers))]
-        self.position = {paper_id: i for i, paper_id in enumerate(order)}
-        self.lexical = lexical or LexicalIndex.build([papers[i].searchable_text() for i in range(len(papers))])
+        """Search ``units`` (``LocalUnits.of(papers)`` for a list); hits are papers, each once.
+        A source other than ``LocalUnits`` comes with its saved ``lexical`` index."""
+        self.units = units
+        ids = units.ids
+        self.position = {unit_id: i for i, unit_id in enumerate(ids)}
+        self.owner = _owners(ids)
+        self.paper_count = int(self.owner.max(initial=-1)) + 1
+        if lexical is None:
+            if not isinstance(units, LocalUnits):
+                raise TypeError("a unit source that fetches lazily needs its lexical index")
+            lexical = LexicalIndex.build(units.texts())
+        self.lexical = lexical
         self.dense = dense
         self.dense_weight = dense_weight
         self.depth = depth
@@ -95,40 +129,64 @@ class HybridRetriever:
         return self.dense is not None
 
     def search(self, query: str, k: int, filters: Filters = Filters(), method: Method = Method.HYBRID) -> list[Hit]:
-        if not len(self.papers):
+        size = len(self.units.ids)
+        if not size:
             return []
         if method is not Method.LEXICAL and self.dense is None:
             method = Method.LEXICAL
+        has_passages = self.paper_count < size
         depth = max(self.depth, k) * (FILTERED_DEPTH_FACTOR if filters.active else 1)
+        depth *= UNITS_PER_HIT if has_passages else 1
         lexical = self.lexical.scores(query)
-        dense = np.full(len(self.papers), np.nan, dtype=np.float32)
+        dense = np.full(size, np.nan, dtype=np.float32)
         if method is not Method.LEXICAL and self.dense is not None:
-            for paper_id, similarity in self.dense(query, depth):
-                if paper_id in self.position:
-                    dense[self.position[paper_id]] = similarity
+            for unit_id, similarity in self.dense(query, depth):
+                if unit_id in self.position:
+                    dense[self.position[unit_id]] = similarity
         fused = self._fuse(method, dense, lexical, depth)
-        # Only scored papers can rank; lexical-only ranks papers sharing a term with the query.
+        # Only scored units can rank; lexical-only ranks units sharing a term with the query.
         ranked = np.flatnonzero(fused > 0.0) if method is Method.LEXICAL else np.flatnonzero(~np.isnan(fused))
-        if not filters.active and len(ranked) > k:
-            ranked = ranked[np.argpartition(-fused[ranked], k - 1)[:k]]  # top k without sorting everything
-        order = ranked[np.lexsort((ranked, -fused[ranked]))]  # best first; ties by position, as a stable sort
-        if isinstance(self.papers, Prefetching):  # one round trip for the papers about to be read
-            self.papers.prefetch([int(i) for i in (order if filters.active else order[:k])])
+        wanted = len(ranked) if filters.active else k * (UNITS_PER_HIT if has_passages else 1)
+        while True:
+            order = _best_first(ranked, fused, wanted)
+            self.units.prefetch([int(i) for i in order])  # one round trip for what is about to be read
+            hits = self._collapse(order, k, filters, fused, dense, lexical)
+            if len(hits) == k or len(order) == len(ranked):
+                return hits
+            wanted *= UNITS_PER_HIT  # passages of the same papers filled the window: look deeper
+
+    def _collapse(
+        self,
+        order: npt.NDArray[np.intp],
+        k: int,
+        filters: Filters,
+        fused: npt.NDArray[np.float32],
+        dense: npt.NDArray[np.float32],
+        lexical: npt.NDArray[np.float32],
+    ) -> list[Hit]:
+        """Units best first -> papers best first, each at the score of its best unit."""
         hits: list[Hit] = []
+        seen: set[int] = set()
         for i in order:
-            if len(hits) == k:
-                break
-            if filters.active and not filters.accepts(self.papers[i]):
+            owner = int(self.owner[i])
+            if owner in seen:
+                continue
+            seen.add(owner)
+            paper = self.units.paper(int(i))
+            if filters.active and not filters.accepts(paper):
                 continue
             hits.append(
                 Hit(
-                    paper=self.papers[i],
+                    paper=paper,
                     rank=len(hits) + 1,
                     score=round(float(fused[i]), 4),
                     dense=None if np.isnan(dense[i]) else round(float(dense[i]), 4),
                     lexical=round(float(lexical[i]), 4),
+                    passage=self.units.passage(int(i)),
                 )
             )
+            if len(hits) == k:
+                break
         return hits
 
     def _fuse(
@@ -153,3 +211,18 @@ class HybridRetriever:
         dense_filled = np.where(seen, dense, dense_floor).astype(np.float32)
         fused = self.dense_weight * _scaled(dense_filled, dense_floor) + (1 - self.dense_weight) * _scaled(lexical, 0.0)
         return np.where(candidates, fused, np.nan).astype(np.float32)
+
+
+def _best_first(ranked: npt.NDArray[np.intp], scores: npt.NDArray[np.float32], n: int) -> npt.NDArray[np.intp]:
+    """The ``n`` best of ``ranked``, best first; ties by position, as a stable sort would."""
+    if len(ranked) > n:
+        ranked = ranked[np.argpartition(-scores[ranked], n - 1)[:n]]  # top n without sorting everything
+    return ranked[np.lexsort((ranked, -scores[ranked]))]
+
+
+def _owners(unit_ids: Sequence[str]) -> npt.NDArray[np.intp]:
+    """For each unit, the position of its paper among the papers (in order of first appearance)."""
+    if not any(PASSAGE_MARK in unit_id for unit_id in unit_ids):
+        return np.arange(len(unit_ids), dtype=np.intp)
+    papers: dict[str, int] = {}
+    return np.array([papers.setdefault(split_unit_id(unit_id)[0], len(papers)) for unit_id in unit_ids], dtype=np.intp)

@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from rag.errors import EmbeddingMismatchError, RagError, StoreError
-from rag.models import Paper, ProgressFn, SeedList
+from rag.models import Paper, Passage, ProgressFn, SeedList
+from rag.units import Unit
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
     from chromadb.api.models.Collection import Collection
+    from chromadb.base_types import InclusionExclusionOperator
 
     from rag.embeddings import Vectors
 
@@ -30,6 +32,10 @@ LISTS_KEY = "rag_lists"
 # Records per read: well under SQLite's limit on variables in one statement.
 READ_PAGE = 5000
 VERSION_KEY = "rag_version"
+# A passage record names its paper and its place in it.
+PARENT_KEY = "rag_parent"
+PASSAGE_KEY = "rag_passage"
+PAGE_KEY = "rag_page"
 # JSON-encoded list fields: Chroma metadata values are flat scalars.
 _LIST_FIELDS = ("authors", "sources", "lists")
 
@@ -67,9 +73,22 @@ def paper_metadata(paper: Paper) -> dict[str, str | int | bool]:
     return meta
 
 
-def paper_from_record(paper_id: str, document: str, meta: dict[str, Any]) -> Paper:
+def unit_metadata(unit: Unit) -> dict[str, str | int | bool]:
+    if unit.passage is None:
+        return paper_metadata(unit.paper)
+    meta: dict[str, str | int | bool] = {PARENT_KEY: unit.paper.id, PASSAGE_KEY: unit.passage.n}
+    if unit.passage.page is not None:
+        meta[PAGE_KEY] = unit.passage.page
+    return meta
+
+
+def record_from_chroma(record_id: str, document: str, meta: dict[str, Any]) -> Paper | Passage:
+    """A stored record back as the paper or passage it was made from."""
+    if PARENT_KEY in meta:
+        page = meta.get(PAGE_KEY)
+        return Passage(n=int(meta[PASSAGE_KEY]), text=document, page=int(page) if page is not None else None)
     return Paper(
-        id=paper_id,
+        id=record_id,
         text=document,
         title=meta.get("title"),
         year=meta.get("year"),
@@ -114,7 +133,7 @@ def connect(data_dir: Path, chroma_url: str | None) -> ClientAPI:
 
 
 class VectorStore:
-    """One Chroma collection holding one vector per paper, tagged with its model."""
+    """One Chroma collection: a vector per paper and per passage (rag.units), tagged with its model."""
 
     def __init__(self, client: ClientAPI, name: str, model: str, check_model: bool = True) -> None:
         self.client = client
@@ -174,26 +193,31 @@ class VectorStore:
             yield page
             offset += len(page["ids"])
 
-    def upsert(self, papers: Sequence[Paper], vectors: Vectors, progress: ProgressFn | None = None) -> None:
+    def upsert(self, units: Sequence[Unit], vectors: Vectors, progress: ProgressFn | None = None) -> None:
+        """Store papers and passages (see rag.units) with their vectors, replacing same-id records."""
         self._count = None
         with chroma_errors("store papers"):
             batch = max(1, self.client.get_max_batch_size())
-        for start in range(0, len(papers), batch):
-            chunk = papers[start : start + batch]
+        for start in range(0, len(units), batch):
+            chunk = units[start : start + batch]
             with chroma_errors("store papers"):
                 self.collection.upsert(
-                    ids=[p.id for p in chunk],
+                    ids=[u.id for u in chunk],
                     embeddings=vectors[start : start + batch],
-                    documents=[p.text for p in chunk],
-                    metadatas=[paper_metadata(p) for p in chunk],
+                    documents=[u.passage.text if u.passage else u.paper.text for u in chunk],
+                    metadatas=[unit_metadata(u) for u in chunk],
                 )
             if progress:
-                progress("storing", min(start + batch, len(papers)), len(papers))
+                progress("storing", min(start + batch, len(units)), len(units))
 
-    def delete(self, ids: Sequence[str]) -> None:
+    def delete(self, paper_ids: Sequence[str]) -> None:
+        """Forget papers and every passage of theirs."""
         self._count = None
         with chroma_errors("delete papers"):
-            self.collection.delete(ids=list(ids))
+            self.collection.delete(ids=list(paper_ids))
+            parents: list[str | int | float | bool] = list(paper_ids)
+            operator: dict[InclusionExclusionOperator, list[str | int | float | bool]] = {"$in": parents}
+            self.collection.delete(where={PARENT_KEY: operator})
         self._update_metadata({})
 
     def lists(self) -> list[SeedList]:
@@ -216,16 +240,17 @@ class VectorStore:
         with chroma_errors("update the collection"):
             self.collection.modify(metadata=metadata)
 
-    def get_papers(self, ids: Sequence[str]) -> dict[str, Paper]:
-        """Some papers by id (the rest of the library stays on the server)."""
+    def get_records(self, ids: Sequence[str]) -> dict[str, Paper | Passage]:
+        """Some papers and passages by id (the rest of the library stays on the server);
+        a passage's paper record is not fetched with it."""
         if not ids:
             return {}
         with chroma_errors("read papers"):
             got = self.collection.get(ids=list(ids), include=["documents", "metadatas"])
         documents, metadatas = got["documents"] or [], got["metadatas"] or []
         return {
-            pid: paper_from_record(pid, doc, dict(meta or {}))
-            for pid, doc, meta in zip(got["ids"], documents, metadatas, strict=True)
+            uid: record_from_chroma(uid, doc, dict(meta or {}))
+            for uid, doc, meta in zip(got["ids"], documents, metadatas, strict=True)
         }
 
     def query(self, vector: Vectors, n: int) -> list[tuple[str, float]]:
@@ -241,11 +266,19 @@ class VectorStore:
         return [(pid, 1.0 - float(d)) for pid, d in zip(result["ids"][0], distances, strict=True)]
 
     def papers(self) -> list[Paper]:
-        return [
-            paper_from_record(pid, doc, dict(meta or {}))
-            for page in self._pages(["documents", "metadatas"])
-            for pid, doc, meta in zip(page["ids"], page["documents"] or [], page["metadatas"] or [], strict=True)
-        ]
+        """Every paper, its passages attached."""
+        papers: list[Paper] = []
+        passages: dict[str, list[Passage]] = {}
+        for page in self._pages(["documents", "metadatas"]):
+            for uid, doc, meta in zip(page["ids"], page["documents"] or [], page["metadatas"] or [], strict=True):
+                record = record_from_chroma(uid, doc, dict(meta or {}))
+                if isinstance(record, Paper):
+                    papers.append(record)
+                else:
+                    passages.setdefault(str((meta or {})[PARENT_KEY]), []).append(record)
+        for paper in papers:
+            paper.passages = sorted(passages.get(paper.id, []), key=lambda p: p.n)
+        return papers
 
     def drop(self) -> None:
         with contextlib.suppress(Exception):  # absent already: nothing to drop

@@ -31,8 +31,8 @@ def test_search_json_contract(seeded: Path) -> None:
     assert payload["query"] == "tensor parallelism"
     assert len(payload["hits"]) == 3
     for rank, hit in enumerate(payload["hits"], start=1):
-        assert set(hit) == {"id", "rank", "score", "title", "year", "citekey", "text", "sources"}
-        assert hit["rank"] == rank
+        assert set(hit) == {"id", "rank", "score", "title", "year", "citekey", "text", "sources", "passage"}
+        assert hit["rank"] == rank and hit["passage"] is None  # abstracts only: no full text matched
     assert payload["hits"][0]["citekey"] == "shi2023tapas"
     assert payload["hits"][0]["sources"] == ["000_e22c73655386b99b.txt#8"]
 

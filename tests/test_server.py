@@ -125,3 +125,21 @@ def test_queries_do_not_load_an_unchanged_server_library(chroma_url: str, monkey
     grown = api.search(settings, SearchRequest("mixture of experts training", 5)).hits
     assert full_reads, "a changed library is read once to rebuild its index"
     assert any("002_1079d4b498cf8dd9.txt" in h.paper.lists for h in grown)
+
+
+def test_server_passages_are_found_and_fetched_by_id(chroma_url: str, tmp_path: Path) -> None:
+    from test_fulltext import BODY_ONLY_QUESTION, METHOD_PAGE, RESULTS_PAGE, TITLE, _pdf
+
+    settings = load_settings(chroma_url=chroma_url, collection="lab-fulltext")
+    _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
+    api.ingest(settings, [SEEDS / "000_e22c73655386b99b.txt", tmp_path / "pdfs"])
+    for _ in range(2):  # the first query builds and saves the index, the second fetches records by id
+        hits = api.search(settings, SearchRequest(BODY_ONLY_QUESTION, 5)).hits
+        assert hits[0].paper.title == TITLE and hits[0].passage is not None and hits[0].passage.page == 2
+        assert len({h.paper.id for h in hits}) == len(hits)
+    listed = [p for p in api.papers(settings).papers if p.title == TITLE]
+    assert len(listed) == 1 and [p.page for p in listed[0].passages] == [1, 2, 3]
+    _pdf(tmp_path / "pdfs", METHOD_PAGE)
+    assert api.ingest(settings, [tmp_path / "pdfs"]).updated == 1
+    listed = [p for p in api.papers(settings).papers if p.title == TITLE]
+    assert [p.page for p in listed[0].passages] == [1, 2], "the old version's passages are gone from the server"

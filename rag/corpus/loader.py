@@ -48,6 +48,7 @@ def merge_paper(papers: dict[str, Paper], incoming: Paper) -> None:
     known.arxiv = incoming.arxiv or known.arxiv
     known.doi = incoming.doi or known.doi
     known.bibtex = incoming.bibtex or known.bibtex
+    known.passages = incoming.passages or known.passages
     known.citekey = incoming.citekey or known.citekey  # a key the user chose (BibTeX) wins
 
 
@@ -98,12 +99,12 @@ def _metadata_for(folder: Path, cache: dict[Path, Metadata]) -> Metadata:
 
 
 def _read_one(
-    file: Path, metadata_cache: dict[Path, Metadata], mapping: Mapping[str, str]
+    file: Path, metadata_cache: dict[Path, Metadata], mapping: Mapping[str, str], full_text: bool
 ) -> tuple[SeedList, list[Paper], list[str]]:
     """One file's papers, by format; raises InputError when the whole file is unusable."""
     suffix = file.suffix.lower()
     if suffix == ".pdf":
-        return SeedList(file.name, file.name), [parse_pdf(file, file.name)], []
+        return SeedList(file.name, file.name), [parse_pdf(file, file.name, full_text)], []
     text = read_text_file(file)
     if suffix == ".bib":
         papers, warnings = parse_bibtex(text, file.name)
@@ -117,8 +118,9 @@ def _read_one(
     return SeedList(file.name, file.name), [parse_text_document(text, file.name)], []
 
 
-def load_paths(paths: Iterable[Path], mapping: Mapping[str, str] | None = None) -> LoadResult:
+def load_paths(paths: Iterable[Path], mapping: Mapping[str, str] | None = None, full_text: bool = True) -> LoadResult:
     """Parse every supported file under ``paths``; unusable files become warnings, not failures.
+    With ``full_text``, a PDF's body is kept as passages (see rag.corpus.passages).
 
     Raises ``InputError`` when a path is missing or when no file yielded a paper.
     """
@@ -132,7 +134,7 @@ def load_paths(paths: Iterable[Path], mapping: Mapping[str, str] | None = None) 
             result.warnings.append(f"skipped {file}: unsupported file type (supported: {SUPPORTED})")
             continue
         try:
-            seed_list, papers, warnings = _read_one(file, metadata_cache, mapping or {})
+            seed_list, papers, warnings = _read_one(file, metadata_cache, mapping or {}, full_text)
         except InputError as exc:
             result.warnings.append(f"skipped {exc}")
             continue

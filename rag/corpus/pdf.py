@@ -1,4 +1,4 @@
-"""PDFs with pypdf: title and abstract from the first pages."""
+"""PDFs with pypdf: title and abstract from the first pages, the rest of the text as passages."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from rag.corpus.identity import content_id, normalize_text
+from rag.corpus.passages import split_passages, without_references
 from rag.errors import InputError
 from rag.models import Paper
 
@@ -18,8 +19,8 @@ _ABSTRACT_END = re.compile(
 )
 
 
-def parse_pdf(path: Path, file_name: str) -> Paper:
-    """One paper from a PDF: its metadata title (or first line) and the text after 'Abstract'."""
+def _read_pages(path: Path, file_name: str, full_text: bool) -> tuple[list[str], str]:
+    """The pages' text (only the first ones unless ``full_text``) and the metadata title."""
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
@@ -27,26 +28,51 @@ def parse_pdf(path: Path, file_name: str) -> Paper:
         reader = PdfReader(str(path))
         if reader.is_encrypted:
             raise InputError(f"{file_name}: encrypted PDF; decrypt it first (e.g. qpdf --decrypt in.pdf out.pdf)")
-        text = "\n".join((page.extract_text() or "") for page in reader.pages[:FIRST_PAGES])
+        pages = reader.pages if full_text else reader.pages[:FIRST_PAGES]
+        texts = [page.extract_text() or "" for page in pages]
         meta_title = (reader.metadata.title if reader.metadata else None) or ""
     except InputError:
         raise
     except (PdfReadError, OSError, ValueError, KeyError, TypeError) as exc:
         raise InputError(f"{file_name}: unreadable PDF ({type(exc).__name__}: {exc})") from None
-    if not text.strip():
+    if not any(text.strip() for text in texts[:FIRST_PAGES]):
         raise InputError(f"{file_name}: no text layer (a scanned, image-only PDF); run OCR first (e.g. ocrmypdf)")
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return texts, meta_title
+
+
+def parse_pdf(path: Path, file_name: str, full_text: bool = True) -> Paper:
+    """One paper from a PDF: its metadata title (or first line), the text after 'Abstract', and
+    (with ``full_text``) the body after the abstract in passages that cite their page."""
+    pages, meta_title = _read_pages(path, file_name, full_text)
+    first = "\n".join(pages[:FIRST_PAGES])
+    lines = [line.strip() for line in first.splitlines() if line.strip()]
     title = normalize_text(meta_title) or (lines[0] if lines else None)
     abstract = ""
-    if start := _ABSTRACT_START.search(text):
-        rest = text[start.end() :]
+    body_from = 0  # offset in ``first`` where the body starts
+    if start := _ABSTRACT_START.search(first):
+        rest = first[start.end() :]
         end = _ABSTRACT_END.search(rest)
         abstract = normalize_text(rest[: end.start() if end else MAX_ABSTRACT_CHARS])[:MAX_ABSTRACT_CHARS]
+        body_from = start.end() + (end.start() if end else len(abstract))
     return Paper(
-        id=content_id(abstract or f"{title}\n{text[:500]}"),
-        text=abstract or normalize_text(text)[:MAX_ABSTRACT_CHARS],
+        id=content_id(abstract or f"{title}\n{first[:500]}"),
+        text=abstract or normalize_text(first)[:MAX_ABSTRACT_CHARS],
         title=title,
         sources=[f"{file_name}#1"],
         lists=[file_name],
         no_abstract=not abstract,
+        passages=split_passages(_body_pages(pages, body_from)) if full_text else [],
     )
+
+
+def _body_pages(pages: list[str], body_from: int) -> list[tuple[int, str]]:
+    """(page number, text) of everything after the abstract and before the references."""
+    body: list[tuple[int, str]] = []
+    offset = 0  # where each of the first pages starts in their "\n"-joined text
+    for number, text in enumerate(without_references(pages), start=1):
+        if number <= FIRST_PAGES:
+            skip = min(max(body_from - offset, 0), len(text))
+            offset += len(pages[number - 1]) + 1
+            text = text[skip:]
+        body.append((number, text))
+    return body

@@ -1,0 +1,162 @@
+"""PDF full text: passages indexed beside their paper, found by search, quoted by answers, cited as the paper."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import needs_model
+from fake_openai import FakeOpenAI, Reply
+from pdf_fixture import write_pdf
+from typer.testing import CliRunner
+
+from rag import api
+from rag.api import SearchRequest
+from rag.cli import app
+from rag.compose import WritingOptions, ask
+from rag.config import load_settings
+from rag.corpus.loader import load_paths
+from rag.models import Paper, Passage
+from rag.retrieve import HybridRetriever, LocalUnits, Method
+from rag.units import split_unit_id, units_of
+
+runner = CliRunner()
+TITLE = "Placing Pipelines on Mixed GPUs"
+FIRST_PAGE = [
+    TITLE,
+    "Ann Roe",
+    "Abstract",
+    "We place pipeline stages of large model training on clusters with mixed accelerators.",
+    "1 Introduction",
+    "Large models need many accelerators and a real cluster is rarely uniform, so the stages",
+    "of a training pipeline have to be matched to devices of different speed and memory size.",
+]
+METHOD_PAGE = [
+    "2 Method",
+    "Our planner solves an integer linear program that assigns layers to devices. It weighs the",
+    "compute time of every stage against the bandwidth of the links between stages, and it re-plans",
+    "within seconds when a device fails, keeping the through-",
+    "put loss under five percent.",
+]
+RESULTS_PAGE = [
+    "3 Results",
+    "On sixty-four machines the plans reach ninety percent of the ideal throughput, and the solver",
+    "finishes in under a minute for models with one hundred layers on every cluster we tried.",
+    "References",
+    "[1] Some Author. A cited paper about integer linear program solvers and failures. 2020.",
+]
+BODY_ONLY_QUESTION = "which planner re-plans when a device fails using an integer linear program?"
+
+
+def _pdf(folder: Path, *pages: list[str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    return write_pdf(folder / "pipelines.pdf", FIRST_PAGE, title=TITLE, more_pages=pages)
+
+
+def test_pdf_body_becomes_passages_with_their_pages(tmp_path: Path) -> None:
+    path = _pdf(tmp_path, METHOD_PAGE, RESULTS_PAGE)
+    paper = next(iter(load_paths([path]).papers.values()))
+    assert paper.text.startswith("We place pipeline stages") and "Introduction" not in paper.text
+    assert [p.n for p in paper.passages] == list(range(1, len(paper.passages) + 1))
+    by_page = {p.page: p.text for p in paper.passages}
+    assert set(by_page) == {1, 2, 3}, "the rest of page 1 after the abstract, then pages 2 and 3"
+    assert "We place pipeline stages" not in by_page[1], "the abstract is not indexed twice"
+    assert "the throughput loss" in by_page[2], "a word hyphenated across lines is joined again"
+    assert "Some Author" not in " ".join(by_page.values()), "the reference list is not indexed"
+    only_abstract = next(iter(load_paths([path], full_text=False).papers.values()))
+    assert only_abstract.passages == [] and only_abstract.id == paper.id
+
+
+def test_search_finds_a_paper_by_its_body_and_lists_it_once(tmp_path: Path) -> None:
+    _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
+    settings = load_settings(collection="mine")
+    report = api.ingest(settings, [tmp_path / "pdfs"])
+    assert (report.added, report.passages_found) == (1, 3)
+    hits = api.search(settings, SearchRequest(BODY_ONLY_QUESTION, 5)).hits
+    assert [h.paper.title for h in hits] == [TITLE], "one paper, however many of its passages matched"
+    assert hits[0].passage is not None and hits[0].passage.page == 2
+    listing = api.papers(settings).papers
+    assert len(listing) == 1 and len(listing[0].passages) == 3
+    exported = runner.invoke(app, ["--collection", "mine", "export", "--format", "jsonl"])
+    assert exported.exit_code == 0 and len(exported.stdout.splitlines()) == 1
+    assert "passages" not in json.loads(exported.stdout)
+    searched = json.loads(runner.invoke(app, ["--collection", "mine", "search", BODY_ONLY_QUESTION, "--json"]).stdout)
+    assert searched["hits"][0]["passage"]["page"] == 2
+    human = runner.invoke(app, ["--collection", "mine", "search", BODY_ONLY_QUESTION])
+    assert "p. 2: 2 Method Our planner" in human.stdout
+    shown = runner.invoke(app, ["--collection", "mine", "show", listing[0].citekey])
+    assert "3 passages from 3 pages" in shown.stdout
+
+
+def test_extractive_answer_quotes_the_passage_with_its_page(tmp_path: Path) -> None:
+    _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
+    runner.invoke(app, ["--collection", "mine", "ingest", str(tmp_path / "pdfs")])
+    result = runner.invoke(app, ["--collection", "mine", "ask", BODY_ONLY_QUESTION, "--no-llm", "--json"])
+    assert result.exit_code == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert answer["mode"] == "extractive"
+    assert "integer linear program" in answer["answer"] and "(p. 2) [1]" in answer["answer"]
+    assert [c["title"] for c in answer["citations"]] == [TITLE]
+
+
+def test_the_model_sees_the_matched_passage_and_cites_the_paper(tmp_path: Path) -> None:
+    _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
+    api.ingest(load_settings(collection="mine"), [tmp_path / "pdfs"])
+    with FakeOpenAI() as fake:
+        fake.play(Reply(text="The planner re-plans within seconds when a device fails [1]."))
+        settings = load_settings(collection="mine", llm_model="test-model", llm_base_url=fake.url)
+        answer = ask(settings, SearchRequest(BODY_ONLY_QUESTION, 3), WritingOptions(cache=False))
+        prompt = json.dumps(fake.requests[0]["messages"])
+    assert "From the full text (p. 2): 2 Method Our planner" in prompt
+    assert [c.paper.title for c in answer.citations] == [TITLE]
+    assert answer.sentences[0].support in ("supported", "weak"), "checked against the passage, not the abstract only"
+
+
+def test_passages_of_one_paper_do_not_crowd_out_other_papers() -> None:
+    crowded = Paper(
+        "crowded",
+        "An abstract on scheduling.",
+        title="Crowded",
+        passages=[Passage(n, f"GPU scheduling passage {n} about GPU clusters.", n) for n in range(1, 11)],
+    )
+    others = [Paper(f"other{i}", f"A paper on GPU work number {i}.", title=f"Other {i}") for i in range(3)]
+    retriever = HybridRetriever(LocalUnits.of([crowded, *others]), None, 0.4, 100)
+    hits = retriever.search("GPU scheduling clusters", 3, method=Method.LEXICAL)
+    assert hits[0].paper.id == "crowded"
+    assert len({h.paper.id for h in hits}) == 3 and [h.rank for h in hits] == [1, 2, 3]
+    assert hits[0].passage is not None and all(h.passage is None for h in hits[1:])
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_unit_ids_name_their_paper() -> None:
+    paper = Paper("p-1234#x", "abstract", passages=[Passage(1, "one"), Passage(2, "two")])
+    assert [split_unit_id(u.id) for u in units_of(paper)] == [("p-1234#x", 0), ("p-1234#x", 1), ("p-1234#x", 2)]
+    assert split_unit_id("plain#pages") == ("plain#pages", 0)
+
+
+@needs_model
+def test_a_shorter_new_version_leaves_no_stale_passages(tmp_path: Path) -> None:
+    from rag.library import open_library
+
+    settings = load_settings(collection="mine")
+    _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
+    api.ingest(settings, [tmp_path / "pdfs"])
+    _pdf(tmp_path / "pdfs", METHOD_PAGE)  # the same paper, its last page gone
+    report = api.ingest(settings, [tmp_path / "pdfs"])
+    assert (report.added, report.updated) == (0, 1)
+    with open_library(settings) as library:
+        assert library.store is not None
+        assert library.store.ids() == {u.id for u in units_of(next(iter(library.catalog.papers.values())))}
+        assert library.store.count() == 3
+    assert runner.invoke(app, ["--collection", "mine", "remove", "pipelines.pdf#1"]).exit_code == 0
+    with open_library(settings, bootstrap=False) as library:
+        assert library.store is not None and library.store.count() == 0
+
+
+@pytest.mark.parametrize("flag", ["--abstract-only"])
+def test_abstract_only_ingest_indexes_no_passages(tmp_path: Path, flag: str) -> None:
+    _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
+    result = runner.invoke(app, ["--collection", "mine", "ingest", flag, str(tmp_path / "pdfs")])
+    assert result.exit_code == 0 and "passages" not in result.stdout
+    assert api.papers(load_settings(collection="mine")).papers[0].passages == []
