@@ -24,6 +24,7 @@ from rag.lock import data_dir_lock
 from rag.models import Paper, ProgressFn, SeedList
 from rag.resources import seeds_dir
 from rag.retrieve import HybridRetriever, LocalUnits, UnitSource
+from rag.server_keys import settle_citekeys
 from rag.store import VectorStore, connect
 from rag.units import all_units, unit_count
 
@@ -95,6 +96,10 @@ class Library:
                 self.store.delete(gone)
         self.sync_vectors()
         if self.store is not None:
+            if self.settings.chroma_url:  # another client may have given one of these keys at the same time
+                new = set(report.added)
+                known = {p.citekey for p in self.catalog.papers.values() if p.id not in new}
+                report.warnings += settle_citekeys(self.store, [self.catalog.papers[i] for i in report.added], known)
             self.store.save_lists(list(self.catalog.lists.values()))  # last: it also marks the new version
         self._retriever = self._refs = None
         return report

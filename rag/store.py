@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
@@ -21,6 +21,7 @@ from rag.units import Unit
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
     from chromadb.api.models.Collection import Collection
+    from chromadb.api.types import Where
     from chromadb.base_types import InclusionExclusionOperator
 
     from rag.embeddings import Vectors
@@ -36,6 +37,9 @@ VERSION_KEY = "rag_version"
 PARENT_KEY = "rag_parent"
 PASSAGE_KEY = "rag_passage"
 PAGE_KEY = "rag_page"
+# When a server client first wrote a paper (ns): two clients giving one citekey to two papers at once
+# settle it by this order (rag.server_keys).
+WRITTEN_KEY = "rag_written"
 # JSON-encoded list fields: Chroma metadata values are flat scalars.
 _LIST_FIELDS = ("authors", "sources", "lists")
 
@@ -71,6 +75,13 @@ def paper_metadata(paper: Paper) -> dict[str, str | int | bool]:
     for name in _LIST_FIELDS:
         meta[name] = json.dumps(getattr(paper, name), ensure_ascii=False)
     return meta
+
+
+def _among(field: str, values: Iterable[str]) -> Where:
+    """A Chroma filter: ``field`` is one of ``values``."""
+    choices: list[str | int | float | bool] = list(values)
+    operator: dict[InclusionExclusionOperator, list[str | int | float | bool]] = {"$in": choices}
+    return {field: operator}
 
 
 def unit_metadata(unit: Unit) -> dict[str, str | int | bool]:
@@ -215,10 +226,32 @@ class VectorStore:
         self._count = None
         with chroma_errors("delete papers"):
             self.collection.delete(ids=list(paper_ids))
-            parents: list[str | int | float | bool] = list(paper_ids)
-            operator: dict[InclusionExclusionOperator, list[str | int | float | bool]] = {"$in": parents}
-            self.collection.delete(where={PARENT_KEY: operator})
+            self.collection.delete(where=_among(PARENT_KEY, paper_ids))
         self._update_metadata({})
+
+    def update_papers(self, changes: Mapping[str, Mapping[str, str | int]]) -> None:
+        """Change some metadata fields of papers, leaving the rest (and their vectors) as they are."""
+        ids = list(changes)
+        with chroma_errors("update papers"):
+            batch = max(1, self.client.get_max_batch_size())
+            for start in range(0, len(ids), batch):
+                chunk = ids[start : start + batch]
+                self.collection.update(ids=chunk, metadatas=[dict(changes[i]) for i in chunk])
+
+    def citekey_owners(self, keys: Iterable[str]) -> dict[str, list[tuple[int, str]]]:
+        """For each of ``keys``, the papers holding it as (time of their first write, id)."""
+        wanted = sorted(set(keys))
+        owners: dict[str, list[tuple[int, str]]] = {}
+        for start in range(0, len(wanted), READ_PAGE):
+            with chroma_errors("read citekeys"):
+                got = self.collection.get(
+                    where=_among("citekey", wanted[start : start + READ_PAGE]), include=["metadatas"]
+                )
+            for paper_id, meta in zip(got["ids"], got["metadatas"] or [], strict=True):
+                written = (meta or {}).get(WRITTEN_KEY)
+                stamp = written if isinstance(written, int) else 0  # papers from before stamps came first
+                owners.setdefault(str((meta or {}).get("citekey")), []).append((stamp, paper_id))
+        return owners
 
     def lists(self) -> list[SeedList]:
         raw = (self.collection.metadata or {}).get(LISTS_KEY, "[]")

@@ -143,3 +143,24 @@ def test_server_passages_are_found_and_fetched_by_id(chroma_url: str, tmp_path: 
     assert api.ingest(settings, [tmp_path / "pdfs"]).updated == 1
     listed = [p for p in api.papers(settings).papers if p.title == TITLE]
     assert [p.page for p in listed[0].passages] == [1, 2], "the old version's passages are gone from the server"
+
+
+def test_two_clients_giving_one_citekey_at_once_settle_on_unique_keys(chroma_url: str) -> None:
+    from rag.corpus.identity import content_id
+    from rag.library import open_library
+    from rag.models import Paper
+
+    settings = load_settings(chroma_url=chroma_url, collection="lab-race")
+
+    def twin(text: str) -> Paper:  # same author, year and title: the same citekey stem
+        return Paper(content_id(text), text, title="Scheduling GPUs", authors=["Ann Roe"], year=2023, sources=[text])
+
+    api.ingest(settings, [SEEDS / "002_1079d4b498cf8dd9.txt"])
+    with open_library(settings) as first, open_library(settings) as second:  # each reads the library before either writes
+        kept = first.add([twin("one abstract on gpu scheduling")], []).warnings
+        moved = second.add([twin("another abstract on gpu scheduling")], []).warnings
+    keys = [p.citekey for p in api.papers(settings).papers]
+    assert len(keys) == len(set(keys)) == 22
+    assert {"roe2023scheduling", "roe2023schedulingb"} <= set(keys)
+    assert kept == [] and len(moved) == 1 and "'roe2023schedulingb'" in moved[0]
+    assert api.show(settings, "roe2023schedulingb")[0].text == "another abstract on gpu scheduling"

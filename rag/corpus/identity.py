@@ -85,13 +85,13 @@ def resolve_key_clashes(papers: Iterable[Paper], newcomers: set[str]) -> list[st
     for paper in sorted(papers, key=lambda p: (p.id in newcomers, p.id)):
         if paper.citekey and paper.citekey in owners:
             old = paper.citekey
-            paper.citekey, _ = _free_key(old, owners)
+            paper.citekey, _ = free_key(old, owners)
             warnings.append(f"citekey '{old}' is already used by another paper; this one is '{paper.citekey}'")
         owners[paper.citekey or paper.id] = paper
     return warnings
 
 
-def _free_key(stem: str, used: Container[str], start: int = 2) -> tuple[str, int]:
+def free_key(stem: str, used: Container[str], start: int = 2) -> tuple[str, int]:
     """The first '<stem><suffix>' not in ``used``, from suffix number ``start``; and that number."""
     number = start
     while f"{stem}{_suffix(number)}" in used:
@@ -119,7 +119,7 @@ def assign_citekeys(papers: Iterable[Paper], taken: Iterable[str] = ()) -> None:
         stem = citekey_stem(paper)
         key = stem
         if key in used:
-            key, number = _free_key(stem, used, next_number.get(stem, 2))
+            key, number = free_key(stem, used, next_number.get(stem, 2))
             next_number[stem] = number + 1
         paper.citekey = key
         used.add(key)
