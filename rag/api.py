@@ -76,7 +76,7 @@ def papers(settings: Settings, notify: Notify = silent, progress: ProgressFn | N
 def show(
     settings: Settings, ref: str, notify: Notify = silent, progress: ProgressFn | None = None
 ) -> tuple[Paper, list[SeedList]]:
-    with open_library(settings, notify, progress) as library:
+    with open_library(settings, notify, progress, remote=True) as library:
         paper = library.paper(ref)
         return paper, [library.catalog.lists[name] for name in paper.lists if name in library.catalog.lists]
 

@@ -139,13 +139,17 @@ class Library:
 
     def paper(self, ref: str) -> Paper:
         """A paper by id, citekey or source reference ``file#n``."""
-        if self.remote:  # lookups by citekey or source need the whole library
-            assert self.store is not None
-            self.catalog = Catalog({p.id: p for p in self.store.papers()}, self.catalog.lists)
-            self.remote, self._retriever = False, None
         ref = ref.strip()
         if not ref:
             raise InputError("give a paper id, citekey or source reference (file#n)")
+        if self.remote:
+            assert self.store is not None
+            found = self.store.find_paper(ref)  # by id or citekey, without reading the library
+            if found is not None:
+                return found
+            # A source reference is inside a list field Chroma cannot filter on: read the library once.
+            self.catalog = Catalog({p.id: p for p in self.store.papers()}, self.catalog.lists)
+            self.remote, self._retriever = False, None
         if self._refs is None:
             self._refs = {}
             for paper in self.catalog.papers.values():

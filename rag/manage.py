@@ -58,7 +58,7 @@ def remove(
     """Remove papers (ids, citekeys or file#n sources); nothing is removed if any is unknown."""
     if not refs:
         raise InputError("name the papers to remove (ids, citekeys or file#n sources)")
-    with open_library(settings, notify, progress, bootstrap=False) as library:
+    with open_library(settings, notify, progress, bootstrap=False, remote=True) as library:
         papers = list({p.id: p for p in (library.paper(ref) for ref in refs)}.values())
         library.remove([p.id for p in papers])
         return papers

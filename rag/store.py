@@ -286,6 +286,27 @@ class VectorStore:
             for uid, doc, meta in zip(got["ids"], documents, metadatas, strict=True)
         }
 
+    def find_paper(self, ref: str) -> Paper | None:
+        """The paper whose id or citekey is ``ref``, with its passages; None when there is none."""
+        for where in ({"ids": [ref]}, {"where": _among("citekey", [ref])}):
+            with chroma_errors("read papers"):
+                got = self.collection.get(**where, include=["documents", "metadatas"])
+            for record_id, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=True):
+                record = record_from_chroma(record_id, doc, dict(meta or {}))
+                if isinstance(record, Paper):
+                    record.passages = self._passages_of(record.id)
+                    return record
+        return None
+
+    def _passages_of(self, paper_id: str) -> list[Passage]:
+        with chroma_errors("read passages"):
+            got = self.collection.get(where=_among(PARENT_KEY, [paper_id]), include=["documents", "metadatas"])
+        records = [
+            record_from_chroma(record_id, doc, dict(meta or {}))
+            for record_id, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=True)
+        ]
+        return sorted((r for r in records if isinstance(r, Passage)), key=lambda p: p.n)
+
     def query(self, vector: Vectors, n: int) -> list[tuple[str, float]]:
         """The ``n`` nearest papers as (id, cosine similarity), best first."""
         total = self.count()

@@ -16,7 +16,7 @@ from conftest import HETEROGENEOUS_QUESTION, SEEDS, needs_model
 from rag import api
 from rag.api import SearchRequest
 from rag.config import load_settings
-from rag.errors import StoreError
+from rag.errors import NotFoundError, StoreError
 
 pytestmark = [pytest.mark.server, needs_model]
 SERVER_START_TIMEOUT = 60.0
@@ -156,7 +156,10 @@ def test_two_clients_giving_one_citekey_at_once_settle_on_unique_keys(chroma_url
         return Paper(content_id(text), text, title="Scheduling GPUs", authors=["Ann Roe"], year=2023, sources=[text])
 
     api.ingest(settings, [SEEDS / "002_1079d4b498cf8dd9.txt"])
-    with open_library(settings) as first, open_library(settings) as second:  # each reads the library before either writes
+    with (
+        open_library(settings) as first,
+        open_library(settings) as second,
+    ):  # each reads the library before either writes
         kept = first.add([twin("one abstract on gpu scheduling")], []).warnings
         moved = second.add([twin("another abstract on gpu scheduling")], []).warnings
     keys = [p.citekey for p in api.papers(settings).papers]
@@ -164,3 +167,27 @@ def test_two_clients_giving_one_citekey_at_once_settle_on_unique_keys(chroma_url
     assert {"roe2023scheduling", "roe2023schedulingb"} <= set(keys)
     assert kept == [] and len(moved) == 1 and "'roe2023schedulingb'" in moved[0]
     assert api.show(settings, "roe2023schedulingb")[0].text == "another abstract on gpu scheduling"
+
+
+def test_show_and_remove_by_id_or_citekey_read_only_that_paper(
+    chroma_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rag.manage import remove
+    from rag.store import VectorStore
+
+    settings = load_settings(chroma_url=chroma_url, collection="lab-lookup")
+    api.ingest(settings, [SEEDS / "000_e22c73655386b99b.txt"])
+    full_reads: list[int] = []
+    original = VectorStore.papers
+    monkeypatch.setattr(VectorStore, "papers", lambda self: full_reads.append(1) or original(self))
+    paper, lists = api.show(settings, "yuan2022decentralized")
+    assert paper.title and paper.title.startswith("Decentralized Training") and len(lists) == 1
+    assert api.show(settings, paper.id)[0].citekey == "yuan2022decentralized"
+    assert full_reads == [], "a lookup by citekey or id fetches that paper only"
+    by_source = api.show(settings, "000_e22c73655386b99b.txt#8")[0]  # sources need one full read
+    assert by_source.citekey == "shi2023tapas" and full_reads == [1]
+    with pytest.raises(NotFoundError):
+        api.show(settings, "nobody2099nothing")
+    assert [p.citekey for p in remove(settings, ["yuan2022decentralized"])] == ["yuan2022decentralized"]
+    with pytest.raises(NotFoundError):
+        api.show(settings, "yuan2022decentralized")
