@@ -67,8 +67,9 @@ def paper_json(paper: Paper) -> dict[str, Any]:
 
 
 def listing_json(listing: Listing) -> dict[str, Any]:
+    # A listing counts each paper's full-text passages; `show --json` gives them.
     return {
-        "papers": [paper_json(p) for p in listing.papers],
+        "papers": [{**paper_json(p), "passages": len(p.passages)} for p in listing.papers],
         "lists": [s.to_dict() for s in listing.lists],
     }
 

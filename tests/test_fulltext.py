@@ -87,6 +87,10 @@ def test_search_finds_a_paper_by_its_body_and_lists_it_once(tmp_path: Path) -> N
     assert "p. 2: 2 Method Our planner" in human.stdout
     shown = runner.invoke(app, ["--collection", "mine", "show", listing[0].citekey])
     assert "3 passages from 3 pages" in shown.stdout
+    listed = json.loads(runner.invoke(app, ["--collection", "mine", "papers", "--json"]).stdout)["papers"]
+    assert [p["passages"] for p in listed] == [3], "a listing counts passages instead of printing them"
+    full = json.loads(runner.invoke(app, ["--collection", "mine", "show", listing[0].citekey, "--json"]).stdout)
+    assert [p["page"] for p in full["passages"]] == [1, 2, 3]
 
 
 def test_extractive_answer_quotes_the_passage_with_its_page(tmp_path: Path) -> None:
