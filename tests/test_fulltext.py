@@ -164,3 +164,21 @@ def test_abstract_only_ingest_indexes_no_passages(tmp_path: Path, flag: str) -> 
     result = runner.invoke(app, ["--collection", "mine", "ingest", flag, str(tmp_path / "pdfs")])
     assert result.exit_code == 0 and "passages" not in result.stdout
     assert api.papers(load_settings(collection="mine")).papers[0].passages == []
+
+
+def test_a_page_that_fails_to_extract_loses_its_passages_not_the_paper(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pypdf import PageObject
+
+    original = PageObject.extract_text
+
+    def fragile(page: PageObject, *args: object, **kwargs: object) -> str:
+        text = original(page, *args, **kwargs)  # type: ignore[arg-type]
+        if "3 Results" in text:
+            raise KeyError("/Font")  # what pypdf raises on a page with a broken resource dictionary
+        return text
+
+    monkeypatch.setattr(PageObject, "extract_text", fragile)
+    paper = next(iter(load_paths([_pdf(tmp_path, METHOD_PAGE, RESULTS_PAGE)]).papers.values()))
+    assert paper.title == TITLE and {p.page for p in paper.passages} == {1, 2}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from rag.corpus.identity import content_id, normalize_text
 from rag.corpus.passages import split_passages, without_references
@@ -28,8 +29,9 @@ def _read_pages(path: Path, file_name: str, full_text: bool) -> tuple[list[str],
         reader = PdfReader(str(path))
         if reader.is_encrypted:
             raise InputError(f"{file_name}: encrypted PDF; decrypt it first (e.g. qpdf --decrypt in.pdf out.pdf)")
-        pages = reader.pages if full_text else reader.pages[:FIRST_PAGES]
-        texts = [page.extract_text() or "" for page in pages]
+        texts = [page.extract_text() or "" for page in reader.pages[:FIRST_PAGES]]
+        if full_text:
+            texts += [_body_text(page) for page in reader.pages[FIRST_PAGES:]]
         meta_title = (reader.metadata.title if reader.metadata else None) or ""
     except InputError:
         raise
@@ -38,6 +40,14 @@ def _read_pages(path: Path, file_name: str, full_text: bool) -> tuple[list[str],
     if not any(text.strip() for text in texts[:FIRST_PAGES]):
         raise InputError(f"{file_name}: no text layer (a scanned, image-only PDF); run OCR first (e.g. ocrmypdf)")
     return texts, meta_title
+
+
+def _body_text(page: Any) -> str:
+    """A later page's text; one broken page loses its passages, not the paper."""
+    try:
+        return str(page.extract_text() or "")
+    except Exception:  # pypdf raises many kinds on malformed content streams
+        return ""
 
 
 def parse_pdf(path: Path, file_name: str, full_text: bool = True) -> Paper:
