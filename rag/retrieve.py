@@ -134,9 +134,8 @@ class HybridRetriever:
             return []
         if method is not Method.LEXICAL and self.dense is None:
             method = Method.LEXICAL
-        has_passages = self.paper_count < size
-        depth = max(self.depth, k) * (FILTERED_DEPTH_FACTOR if filters.active else 1)
-        depth *= UNITS_PER_HIT if has_passages else 1
+        per_hit = UNITS_PER_HIT if self.paper_count < size else 1  # units to rank per paper wanted
+        depth = max(self.depth, k) * (FILTERED_DEPTH_FACTOR if filters.active else 1) * per_hit
         lexical = self.lexical.scores(query)
         dense = np.full(size, np.nan, dtype=np.float32)
         if method is not Method.LEXICAL and self.dense is not None:
@@ -146,7 +145,7 @@ class HybridRetriever:
         fused = self._fuse(method, dense, lexical, depth)
         # Only scored units can rank; lexical-only ranks units sharing a term with the query.
         ranked = np.flatnonzero(fused > 0.0) if method is Method.LEXICAL else np.flatnonzero(~np.isnan(fused))
-        wanted = len(ranked) if filters.active else k * (UNITS_PER_HIT if has_passages else 1)
+        wanted = len(ranked) if filters.active else k * per_hit
         while True:
             order = _best_first(ranked, fused, wanted)
             self.units.prefetch([int(i) for i in order])  # one round trip for what is about to be read
