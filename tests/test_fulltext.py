@@ -182,3 +182,45 @@ def test_a_page_that_fails_to_extract_loses_its_passages_not_the_paper(
     monkeypatch.setattr(PageObject, "extract_text", fragile)
     paper = next(iter(load_paths([_pdf(tmp_path, METHOD_PAGE, RESULTS_PAGE)]).papers.values()))
     assert paper.title == TITLE and {p.page for p in paper.passages} == {1, 2}
+
+
+def test_reading_a_pdf_again_abstract_only_drops_its_passages(tmp_path: Path) -> None:
+    _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
+    settings = load_settings(collection="mine")
+    api.ingest(settings, [tmp_path / "pdfs"])
+    report = api.ingest(settings, [tmp_path / "pdfs"], full_text=False)
+    assert report.updated == 1 and api.papers(settings).papers[0].passages == []
+    hits = api.search(settings, SearchRequest(BODY_ONLY_QUESTION, 5)).hits
+    assert all(h.passage is None for h in hits), "no passage of the old version is still searched"
+
+
+def test_an_abstract_sentence_starting_with_introduction_does_not_end_it(tmp_path: Path) -> None:
+    lines = [
+        "Lamin Assembly",
+        "Abstract",
+        "We study nuclear lamins in living cells.",
+        "Introduction of wild-type lamin A protein restores the nuclear shape.",
+        "Introduction",
+        "Lamins are intermediate filament proteins that line the nucleus.",
+    ]
+    paper = next(iter(load_paths([write_pdf(tmp_path / "lamin.pdf", lines)]).papers.values()))
+    assert paper.text.endswith("restores the nuclear shape.")
+
+
+def test_without_an_end_heading_the_body_starts_after_the_abstract(tmp_path: Path) -> None:
+    import re
+
+    sentences = [f"Sentence  number {i} is about  pipelines   and devices in clusters." for i in range(60)]
+    paper = next(
+        iter(
+            load_paths(
+                [write_pdf(tmp_path / "long.pdf", ["Long Abstract Paper", "Abstract", *sentences])]
+            ).papers.values()
+        )
+    )
+    whole = re.compile(r"Sentence number (\d+) is about pipelines and devices in clusters\.")
+    in_abstract = {int(n) for n in whole.findall(paper.text)}
+    in_passages = {int(n) for p in paper.passages for n in whole.findall(p.text)}
+    assert in_abstract and in_passages, "what does not fit in the abstract is kept as passages"
+    assert not in_abstract & in_passages, "no sentence is indexed twice"
+    assert len(in_abstract | in_passages) >= len(sentences) - 1, "at most the sentence cut at the boundary is lost"

@@ -48,8 +48,13 @@ def merge_paper(papers: dict[str, Paper], incoming: Paper) -> None:
     known.arxiv = incoming.arxiv or known.arxiv
     known.doi = incoming.doi or known.doi
     known.bibtex = incoming.bibtex or known.bibtex
-    known.passages = incoming.passages or known.passages
+    if _read_from_pdf(incoming):  # a PDF read again says what its full text is now (maybe none)
+        known.passages = incoming.passages
     known.citekey = incoming.citekey or known.citekey  # a key the user chose (BibTeX) wins
+
+
+def _read_from_pdf(paper: Paper) -> bool:
+    return any(source.rpartition("#")[0].lower().endswith(".pdf") for source in paper.sources)
 
 
 def read_text_file(path: Path) -> str:

@@ -15,8 +15,11 @@ FIRST_PAGES = 2
 # An abstract longer than this has run into the body text.
 MAX_ABSTRACT_CHARS = 3000
 _ABSTRACT_START = re.compile(r"\babstract\b[\s.:—-]*", re.IGNORECASE)
+# The heading after the abstract. A bare "Introduction" must be alone on its line: an abstract's
+# own sentence may start with the word ("Introduction of wild-type lamin A ...").
 _ABSTRACT_END = re.compile(
-    r"\n\s*(?:(?:1|I)\.?\s+)?(?:introduction|keywords|index terms|ccs concepts)\b", re.IGNORECASE
+    r"\n\s*(?:(?:1|I)\.?\s+introduction\b|introduction\s*(?:\n|$)|(?:keywords|index terms|ccs concepts)\b)",
+    re.IGNORECASE,
 )
 
 
@@ -62,8 +65,9 @@ def parse_pdf(path: Path, file_name: str, full_text: bool = True) -> Paper:
     if start := _ABSTRACT_START.search(first):
         rest = first[start.end() :]
         end = _ABSTRACT_END.search(rest)
-        abstract = normalize_text(rest[: end.start() if end else MAX_ABSTRACT_CHARS])[:MAX_ABSTRACT_CHARS]
-        body_from = start.end() + (end.start() if end else len(abstract))
+        extent = end.start() if end else min(len(rest), MAX_ABSTRACT_CHARS)  # in the raw text, not the cleaned
+        abstract = normalize_text(rest[:extent])[:MAX_ABSTRACT_CHARS]
+        body_from = start.end() + extent
     return Paper(
         id=content_id(abstract or f"{title}\n{first[:500]}"),
         text=abstract or normalize_text(first)[:MAX_ABSTRACT_CHARS],
