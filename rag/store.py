@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 
 from rag.errors import EmbeddingMismatchError, RagError, StoreError
 from rag.models import Paper, Passage, ProgressFn, SeedList
-from rag.units import Unit
+from rag.units import Unit, split_unit_id
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
@@ -111,6 +111,15 @@ def record_from_chroma(record_id: str, document: str, meta: dict[str, Any]) -> P
         bibtex=meta.get("bibtex"),
         **{name: json.loads(str(meta.get(name, "[]"))) for name in _LIST_FIELDS},
     )
+
+
+def _records(got: Any) -> list[tuple[str, Paper | Passage]]:
+    """A Chroma ``get()`` result as (id, the paper or passage stored under it)."""
+    documents, metadatas = got["documents"] or [], got["metadatas"] or []
+    return [
+        (record_id, record_from_chroma(record_id, doc, dict(meta or {})))
+        for record_id, doc, meta in zip(got["ids"], documents, metadatas, strict=True)
+    ]
 
 
 def connect(data_dir: Path, chroma_url: str | None) -> ClientAPI:
@@ -280,19 +289,14 @@ class VectorStore:
             return {}
         with chroma_errors("read papers"):
             got = self.collection.get(ids=list(ids), include=["documents", "metadatas"])
-        documents, metadatas = got["documents"] or [], got["metadatas"] or []
-        return {
-            uid: record_from_chroma(uid, doc, dict(meta or {}))
-            for uid, doc, meta in zip(got["ids"], documents, metadatas, strict=True)
-        }
+        return dict(_records(got))
 
     def find_paper(self, ref: str) -> Paper | None:
         """The paper whose id or citekey is ``ref``, with its passages; None when there is none."""
         for where in ({"ids": [ref]}, {"where": _among("citekey", [ref])}):
             with chroma_errors("read papers"):
                 got = self.collection.get(**where, include=["documents", "metadatas"])
-            for record_id, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=True):
-                record = record_from_chroma(record_id, doc, dict(meta or {}))
+            for _, record in _records(got):
                 if isinstance(record, Paper):
                     record.passages = self._passages_of(record.id)
                     return record
@@ -301,11 +305,7 @@ class VectorStore:
     def _passages_of(self, paper_id: str) -> list[Passage]:
         with chroma_errors("read passages"):
             got = self.collection.get(where=_among(PARENT_KEY, [paper_id]), include=["documents", "metadatas"])
-        records = [
-            record_from_chroma(record_id, doc, dict(meta or {}))
-            for record_id, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=True)
-        ]
-        return sorted((r for r in records if isinstance(r, Passage)), key=lambda p: p.n)
+        return sorted((r for _, r in _records(got) if isinstance(r, Passage)), key=lambda p: p.n)
 
     def query(self, vector: Vectors, n: int) -> list[tuple[str, float]]:
         """The ``n`` nearest papers as (id, cosine similarity), best first."""
@@ -324,12 +324,11 @@ class VectorStore:
         papers: list[Paper] = []
         passages: dict[str, list[Passage]] = {}
         for page in self._pages(["documents", "metadatas"]):
-            for uid, doc, meta in zip(page["ids"], page["documents"] or [], page["metadatas"] or [], strict=True):
-                record = record_from_chroma(uid, doc, dict(meta or {}))
+            for record_id, record in _records(page):
                 if isinstance(record, Paper):
                     papers.append(record)
                 else:
-                    passages.setdefault(str((meta or {})[PARENT_KEY]), []).append(record)
+                    passages.setdefault(split_unit_id(record_id)[0], []).append(record)
         for paper in papers:
             paper.passages = sorted(passages.get(paper.id, []), key=lambda p: p.n)
         return papers
