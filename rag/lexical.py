@@ -11,7 +11,7 @@ import contextlib
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -100,8 +100,9 @@ def fingerprint(keys: Sequence[str]) -> str:
     return digest.hexdigest()
 
 
-def load_or_build(folder: Path, keys: Sequence[str], texts: Sequence[str]) -> LexicalIndex:
-    """The saved index in ``folder`` when it matches ``keys``, else a new one (saved for next time).
+def load_or_build(folder: Path, keys: Sequence[str], texts: Callable[[], Sequence[str]]) -> LexicalIndex:
+    """The saved index in ``folder`` when it matches ``keys``, else a new one over ``texts()``
+    (saved for next time). The texts are only made when needed: at 100k papers that takes a while.
 
     Rebuilding BM25 over thousands of abstracts takes seconds; loading it, milliseconds.
     Any failure to read or write the cache just means building in memory.
@@ -110,7 +111,7 @@ def load_or_build(folder: Path, keys: Sequence[str], texts: Sequence[str]) -> Le
     saved = load_saved(folder, stamp)
     if saved is not None:
         return saved[0]
-    index = LexicalIndex.build(texts)
+    index = LexicalIndex.build(texts())
     if len(keys) >= MIN_CACHED_DOCUMENTS:
         save(folder, stamp, index, keys)
     return index

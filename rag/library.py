@@ -75,7 +75,7 @@ class Library:
                 lexical = load_or_build(
                     lexical_cache_dir(self.settings),
                     [f"{u.id}\t{u.paper.title or ''}" for u in local.units],
-                    local.texts(),
+                    local.texts,
                 )
                 units = local
             self._retriever = HybridRetriever(

@@ -15,7 +15,7 @@ from rag.models import Paper, Passage
 PASSAGE_MARK = "#p"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: a library makes one per paper and passage on every open
 class Unit:
     id: str
     paper: Paper

@@ -36,9 +36,9 @@ def test_tokenize_stems_drops_question_words_and_acronym_plurals() -> None:
 
 def test_saved_index_matches_a_fresh_one(tmp_path: Path) -> None:
     keys, texts = _corpus(MIN_CACHED_DOCUMENTS)
-    built = load_or_build(tmp_path, keys, texts)
+    built = load_or_build(tmp_path, keys, lambda: texts)
     assert (tmp_path / FINGERPRINT_FILE).exists()
-    loaded = load_or_build(tmp_path, keys, texts)
+    loaded = load_or_build(tmp_path, keys, lambda: texts)
     assert loaded._bm25 is not built._bm25
     for query in ("heterogeneous gpu", "sparse expert memory", "nothing-matches"):
         assert np.allclose(loaded.scores(query), LexicalIndex.build(texts).scores(query))
@@ -46,25 +46,25 @@ def test_saved_index_matches_a_fresh_one(tmp_path: Path) -> None:
 
 def test_changed_library_rebuilds(tmp_path: Path) -> None:
     keys, texts = _corpus(MIN_CACHED_DOCUMENTS)
-    load_or_build(tmp_path, keys, texts)
+    load_or_build(tmp_path, keys, lambda: texts)
     texts[0] = "completely different words about robots"
     keys[0] = "changed"
-    index = load_or_build(tmp_path, keys, texts)
+    index = load_or_build(tmp_path, keys, lambda: texts)
     assert index.scores("robots")[0] > 0
 
 
 def test_corrupt_saved_index_is_rebuilt(tmp_path: Path) -> None:
     keys, texts = _corpus(MIN_CACHED_DOCUMENTS)
-    load_or_build(tmp_path, keys, texts)
+    load_or_build(tmp_path, keys, lambda: texts)
     for file in tmp_path.glob("*.npy"):
         file.write_bytes(b"garbage")
-    index = load_or_build(tmp_path, keys, texts)
+    index = load_or_build(tmp_path, keys, lambda: texts)
     assert index.scores("heterogeneous").max() > 0
 
 
 def test_small_libraries_are_not_saved(tmp_path: Path) -> None:
     keys, texts = _corpus(10)
-    load_or_build(tmp_path / "small", keys, texts)
+    load_or_build(tmp_path / "small", keys, lambda: texts)
     assert not (tmp_path / "small").exists()
 
 
