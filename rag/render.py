@@ -115,7 +115,7 @@ def render_answer(console: Console, answer: Answer) -> None:
     render_references(console, answer)
     render_checks(console, answer)
     if answer.mode is AnswerMode.EXTRACTIVE:
-        console.print(Text("(extractive answer: quoted from the abstracts, no language model)", style="dim"))
+        console.print(Text("(extractive answer: quoted from the papers found, no language model)", style="dim"))
     render_usage(console, answer)
 
 

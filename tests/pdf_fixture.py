@@ -10,7 +10,13 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def write_pdf(path: Path, lines: list[str], title: str | None = None, more_pages: Sequence[list[str]] = ()) -> Path:
+def write_pdf(
+    path: Path,
+    lines: list[str],
+    title: str | None = None,
+    more_pages: Sequence[list[str]] = (),
+    author: str | None = None,
+) -> Path:
     """A PDF whose first page's text layer holds ``lines``, each of ``more_pages`` one more page
     (and /Title metadata when given)."""
     pages = [lines, *more_pages]
@@ -26,8 +32,9 @@ def write_pdf(path: Path, lines: list[str], title: str | None = None, more_pages
         )
         objects.append(f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream")
     objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-    if title:
-        objects.append(f"<< /Title ({_escape(title)}) >>")
+    info_fields = {"Title": title, "Author": author}
+    if any(info_fields.values()):
+        objects.append("<< " + " ".join(f"/{k} ({_escape(v)})" for k, v in info_fields.items() if v) + " >>")
     out = b"%PDF-1.4\n"
     offsets = []
     for number, body in enumerate(objects, start=1):
@@ -36,7 +43,7 @@ def write_pdf(path: Path, lines: list[str], title: str | None = None, more_pages
     xref = len(out)
     out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
     out += "".join(f"{offset:010d} 00000 n \n" for offset in offsets).encode()
-    info = f" /Info {len(objects)} 0 R" if title else ""
+    info = f" /Info {len(objects)} 0 R" if any(info_fields.values()) else ""
     out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R{info} >>\nstartxref\n{xref}\n%%EOF\n".encode()
     path.write_bytes(out)
     return path

@@ -193,3 +193,28 @@ def test_reingesting_a_changed_bib_entry_updates_only_it(tmp_path: Path) -> None
     report = api.ingest(settings, [bib])
     assert (report.added, report.removed, report.unchanged) == (1, 1, 1)
     assert sorted(p.text for p in api.papers(settings).papers) == ["Alpha text.", "Beta, revised."]
+
+
+@pytest.mark.parametrize(
+    ("field", "names"),
+    [
+        ("Ann Roe and Bo Li", ["Ann Roe", "Bo Li"]),
+        ("Roe, Ann; Li, Bo", ["Roe, Ann", "Li, Bo"]),
+        ("Roe, A.", ["Roe, A."]),
+        ("Ann Roe, Bo Li & Cy Wu", ["Ann Roe", "Bo Li", "Cy Wu"]),
+        ("  ", []),
+    ],
+)
+def test_pdf_author_field_becomes_names(field: str, names: list[str]) -> None:
+    from rag.corpus.pdf import split_authors
+
+    assert split_authors(field) == names
+
+
+def test_pdf_author_metadata_gives_the_citekey(tmp_path: Path) -> None:
+    lines = ["Placing Pipelines", "Abstract", "We place pipeline stages on mixed GPUs.", "1 Introduction"]
+    write_pdf(tmp_path / "p.pdf", lines, title="Placing Pipelines", author="Ann Roe and Bo Li")
+    settings = load_settings(collection="mine")
+    api.ingest(settings, [tmp_path / "p.pdf"])
+    paper = api.papers(settings).papers[0]
+    assert paper.authors == ["Ann Roe", "Bo Li"] and paper.citekey == "roeplacing"

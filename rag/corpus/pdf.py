@@ -1,4 +1,4 @@
-"""PDFs with pypdf: title and abstract from the first pages, the rest of the text as passages."""
+"""PDFs with pypdf: title, authors and abstract from the first pages, the rest of the text as passages."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from rag.models import Paper
 FIRST_PAGES = 2
 # An abstract longer than this has run into the body text.
 MAX_ABSTRACT_CHARS = 3000
+_AUTHOR_SEPARATOR = re.compile(r";|\s+and\s+|\s*&\s*", re.IGNORECASE)
 _ABSTRACT_START = re.compile(r"\babstract\b[\s.:—-]*", re.IGNORECASE)
 # The heading after the abstract. A bare "Introduction" must be alone on its line: an abstract's
 # own sentence may start with the word ("Introduction of wild-type lamin A ...").
@@ -23,8 +24,8 @@ _ABSTRACT_END = re.compile(
 )
 
 
-def _read_pages(path: Path, file_name: str, full_text: bool) -> tuple[list[str], str]:
-    """The pages' text (only the first ones unless ``full_text``) and the metadata title."""
+def _read_pages(path: Path, file_name: str, full_text: bool) -> tuple[list[str], str, str]:
+    """The pages' text (only the first ones unless ``full_text``), and the metadata title and author."""
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
@@ -36,13 +37,14 @@ def _read_pages(path: Path, file_name: str, full_text: bool) -> tuple[list[str],
         if full_text:
             texts += [_body_text(page) for page in reader.pages[FIRST_PAGES:]]
         meta_title = (reader.metadata.title if reader.metadata else None) or ""
+        meta_author = (reader.metadata.author if reader.metadata else None) or ""
     except InputError:
         raise
     except (PdfReadError, OSError, ValueError, KeyError, TypeError) as exc:
         raise InputError(f"{file_name}: unreadable PDF ({type(exc).__name__}: {exc})") from None
     if not any(text.strip() for text in texts[:FIRST_PAGES]):
         raise InputError(f"{file_name}: no text layer (a scanned, image-only PDF); run OCR first (e.g. ocrmypdf)")
-    return texts, meta_title
+    return texts, meta_title, meta_author
 
 
 def _body_text(page: Any) -> str:
@@ -56,7 +58,7 @@ def _body_text(page: Any) -> str:
 def parse_pdf(path: Path, file_name: str, full_text: bool = True) -> Paper:
     """One paper from a PDF: its metadata title (or first line), the text after 'Abstract', and
     (with ``full_text``) the body after the abstract in passages that cite their page."""
-    pages, meta_title = _read_pages(path, file_name, full_text)
+    pages, meta_title, meta_author = _read_pages(path, file_name, full_text)
     first = "\n".join(pages[:FIRST_PAGES])
     lines = [line.strip() for line in first.splitlines() if line.strip()]
     title = normalize_text(meta_title) or (lines[0] if lines else None)
@@ -72,11 +74,24 @@ def parse_pdf(path: Path, file_name: str, full_text: bool = True) -> Paper:
         id=content_id(abstract or f"{title}\n{first[:500]}"),
         text=abstract or normalize_text(first)[:MAX_ABSTRACT_CHARS],
         title=title,
+        authors=split_authors(meta_author),
         sources=[f"{file_name}#1"],
         lists=[file_name],
         no_abstract=not abstract,
         passages=split_passages(_body_pages(pages, body_from)) if full_text else [],
     )
+
+
+def split_authors(field: str) -> list[str]:
+    """A PDF's /Author field ('Ann Roe and Bo Li', 'Roe, A.; Li, B.', 'Ann Roe, Bo Li & Cy Wu') as names."""
+    names: list[str] = []
+    for piece in _AUTHOR_SEPARATOR.split(normalize_text(field)):
+        parts = [part.strip() for part in piece.split(",") if part.strip()]
+        if len(parts) == 2 and " " not in parts[0]:  # 'Roe, Ann' is one name; 'Ann Roe, Bo Li' two
+            names.append(f"{parts[0]}, {parts[1]}")
+        else:
+            names.extend(parts)
+    return names
 
 
 def _body_pages(pages: list[str], body_from: int) -> list[tuple[int, str]]:
