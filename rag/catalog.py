@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rag.corpus.identity import assign_citekeys, resolve_key_clashes
 from rag.corpus.loader import merge_paper
+from rag.corpus.twins import TwinFinder, merge_twin, read_from_pdf
 from rag.errors import StoreError
 from rag.models import Paper, SeedList
 
@@ -54,8 +55,19 @@ class Catalog:
         for seed_list in lists:
             self.lists[seed_list.file] = seed_list
         incoming = {paper.id: paper for paper in papers}
+        twins = TwinFinder(self.papers.values())
+        read_again: set[str] = set(incoming)  # ids of the papers this read touched
         for paper in incoming.values():
+            known = self.papers.get(paper.id) or twins.find(paper)
+            # A paper whose sources were all just forgotten is being read again, not met in another file.
+            other_file = known is not None and bool(known.sources) and read_from_pdf(known) != read_from_pdf(paper)
+            if known is not None and (known.id != paper.id or other_file):
+                merge_twin(known, paper)  # the same paper from its PDF and from an entry: one paper
+                read_again.add(known.id)
+                continue
             merge_paper(self.papers, paper)
+            if known is None:
+                twins.add(paper)
         for pid, paper in list(self.papers.items()):
             if pid in before and not paper.sources and before[pid]["sources"]:
                 del self.papers[pid]
@@ -64,7 +76,7 @@ class Catalog:
                 report.added.append(pid)
             elif paper.to_dict() != before[pid]:
                 report.updated.append(pid)
-            elif pid in incoming:
+            elif pid in read_again:
                 report.unchanged.append(pid)
         report.warnings = resolve_key_clashes(self.papers.values(), set(report.added))
         assign_citekeys(self.papers.values())

@@ -49,9 +49,9 @@ RESULTS_PAGE = [
 BODY_ONLY_QUESTION = "which planner re-plans when a device fails using an integer linear program?"
 
 
-def _pdf(folder: Path, *pages: list[str]) -> Path:
+def _pdf(folder: Path, *pages: list[str], author: str | None = None) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    return write_pdf(folder / "pipelines.pdf", FIRST_PAGE, title=TITLE, more_pages=pages)
+    return write_pdf(folder / "pipelines.pdf", FIRST_PAGE, title=TITLE, more_pages=pages, author=author)
 
 
 def test_pdf_body_becomes_passages_with_their_pages(tmp_path: Path) -> None:
@@ -224,3 +224,39 @@ def test_without_an_end_heading_the_body_starts_after_the_abstract(tmp_path: Pat
     assert in_abstract and in_passages, "what does not fit in the abstract is kept as passages"
     assert not in_abstract & in_passages, "no sentence is indexed twice"
     assert len(in_abstract | in_passages) >= len(sentences) - 1, "at most the sentence cut at the boundary is lost"
+
+
+BIB_ENTRY = """@article{roe2023placing,
+  title = {Placing Pipelines on Mixed {GPUs}},
+  author = {Roe, Ann and Li, Bo},
+  year = {2023},
+  doi = {10.1000/pipelines},
+  abstract = {We place the pipeline stages of large model training on clusters with mixed accelerators.},
+}
+"""
+
+
+@pytest.mark.parametrize("pdf_first", [True, False])
+def test_a_pdf_and_its_bibtex_entry_are_one_paper(tmp_path: Path, pdf_first: bool) -> None:
+    _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE, author="Ann Roe")  # the entry says 'Roe, Ann
+    (tmp_path / "refs.bib").write_text(BIB_ENTRY, encoding="utf-8")
+    settings = load_settings(collection="mine")
+    order = [tmp_path / "pdfs", tmp_path / "refs.bib"]
+    for path in order if pdf_first else order[::-1]:
+        api.ingest(settings, [path])
+    (paper,) = api.papers(settings).papers
+    assert (paper.citekey, paper.year, paper.doi) == ("roe2023placing", 2023, "10.1000/pipelines")
+    assert paper.text.startswith("We place the pipeline stages of large model training")
+    assert len(paper.passages) == 3 and sorted(paper.sources) == ["pipelines.pdf#1", "refs.bib#roe2023placing"]
+    again = api.ingest(settings, [tmp_path / "pdfs", tmp_path / "refs.bib"])
+    assert (again.added, again.updated, again.unchanged, again.total_papers) == (0, 0, 1, 1)
+    (hit,) = api.search(settings, SearchRequest(BODY_ONLY_QUESTION, 3)).hits
+    assert hit.paper.citekey == "roe2023placing" and hit.passage is not None and hit.passage.page == 2
+
+
+def test_a_pdf_is_not_merged_with_a_different_paper_of_the_same_title(tmp_path: Path) -> None:
+    _pdf(tmp_path / "pdfs", METHOD_PAGE, author="Ann Roe")
+    other_author = BIB_ENTRY.replace("author = {Roe, Ann and Li, Bo}", "author = {Wu, Cy}")
+    (tmp_path / "refs.bib").write_text(other_author, encoding="utf-8")
+    report = api.ingest(load_settings(collection="mine"), [tmp_path / "pdfs", tmp_path / "refs.bib"])
+    assert report.added == 2, "same title, another first author: two papers"

@@ -14,6 +14,7 @@ from rag.corpus.pdf import parse_pdf
 from rag.corpus.plaintext import parse_text_document
 from rag.corpus.records import parse_records
 from rag.corpus.seeds import METADATA_FILE, Metadata, is_seed_list, parse_metadata, parse_seed_list
+from rag.corpus.twins import read_from_pdf
 from rag.errors import InputError
 from rag.models import Paper, SeedList
 
@@ -48,13 +49,9 @@ def merge_paper(papers: dict[str, Paper], incoming: Paper) -> None:
     known.arxiv = incoming.arxiv or known.arxiv
     known.doi = incoming.doi or known.doi
     known.bibtex = incoming.bibtex or known.bibtex
-    if _read_from_pdf(incoming):  # a PDF read again says what its full text is now (maybe none)
+    if read_from_pdf(incoming):  # a PDF read again says what its full text is now (maybe none)
         known.passages = incoming.passages
     known.citekey = incoming.citekey or known.citekey  # a key the user chose (BibTeX) wins
-
-
-def _read_from_pdf(paper: Paper) -> bool:
-    return any(source.rpartition("#")[0].lower().endswith(".pdf") for source in paper.sources)
 
 
 def read_text_file(path: Path) -> str:
