@@ -6,6 +6,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+# What describes a paper, as opposed to its text and where it was read (see Paper.adopt_metadata).
+DESCRIPTIVE_FIELDS = ("title", "authors", "year", "arxiv", "doi", "bibtex")
+
 
 @dataclass
 class Passage:
@@ -57,6 +60,12 @@ class Paper:
     def searchable_text(self) -> str:
         """What retrieval matches: the title (when known) followed by the abstract."""
         return f"{self.title}. {self.text}" if self.title else self.text
+
+    def adopt_metadata(self, preferred: Paper, fallback: Paper) -> None:
+        """Each descriptive field (title, authors, year, ids, BibTeX entry) from ``preferred``
+        where it has one, else from ``fallback``."""
+        for name in DESCRIPTIVE_FIELDS:
+            setattr(self, name, getattr(preferred, name) or getattr(fallback, name))
 
     def passage_text(self, passage: Passage) -> str:
         """What retrieval matches for a passage: the paper's title gives it context."""

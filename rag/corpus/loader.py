@@ -43,12 +43,7 @@ def merge_paper(papers: dict[str, Paper], incoming: Paper) -> None:
     known.sources.extend(s for s in incoming.sources if s not in known.sources)
     known.lists.extend(name for name in incoming.lists if name not in known.lists)
     # What was just read wins over what was known (an edited papers.tsv updates the paper).
-    known.title = incoming.title or known.title
-    known.authors = incoming.authors or known.authors
-    known.year = incoming.year or known.year
-    known.arxiv = incoming.arxiv or known.arxiv
-    known.doi = incoming.doi or known.doi
-    known.bibtex = incoming.bibtex or known.bibtex
+    known.adopt_metadata(incoming, known)
     if read_from_pdf(incoming):  # a PDF read again says what its full text is now (maybe none)
         known.passages = incoming.passages
     known.citekey = incoming.citekey or known.citekey  # a key the user chose (BibTeX) wins

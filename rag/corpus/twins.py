@@ -78,12 +78,7 @@ def merge_twin(known: Paper, incoming: Paper) -> None:
     known.sources = sorted({*known.sources, *incoming.sources})
     known.lists = sorted({*known.lists, *incoming.lists})
     known.passages = pdf.passages
-    known.title = entry.title or pdf.title
-    known.authors = entry.authors or pdf.authors
-    known.year = entry.year or pdf.year
-    known.arxiv = entry.arxiv or pdf.arxiv
-    known.doi = entry.doi or pdf.doi
-    known.bibtex = entry.bibtex or pdf.bibtex
+    known.adopt_metadata(entry, pdf)
     if entry.citekey and entry.bibtex:  # the user's own key wins, as for any BibTeX entry
         known.citekey = entry.citekey
     if not entry.no_abstract or pdf.no_abstract:
