@@ -142,7 +142,8 @@ def draft(
         hits = library.retriever().search(topic, request.max_papers)
         relevant = [h.evidence() for h in hits if is_evidence(h, topic, settings.min_relevance)]
         embedder = library.embedder
-    papers: list[Paper] = required + [p for p in relevant if p.id not in {r.id for r in required}]
+    required_ids = {p.id for p in required}
+    papers: list[Paper] = required + [p for p in relevant if p.id not in required_ids]
     papers = papers[: max(request.max_papers, len(required))]
     if not papers:
         return refusal(topic, hits)
