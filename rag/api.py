@@ -104,7 +104,7 @@ def ingest(
     full_text: bool = True,
 ) -> IngestResult:
     """Add files and folders to the library; re-ingesting unchanged files changes nothing."""
-    loaded = load_paths(paths, parse_mapping(list(fields)), full_text)  # parse everything before touching the index
+    loaded = load_paths(paths, parse_mapping(list(fields)), full_text, progress)  # all parsed before any write
     for warning in loaded.warnings:
         notify(warning)
     with open_library(settings, notify, progress, bootstrap=False) as library:

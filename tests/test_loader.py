@@ -72,3 +72,12 @@ def test_header_without_abstracts(tmp_path: Path) -> None:
     (tmp_path / "h.txt").write_text("Related papers: nothing follows\n")
     with pytest.raises(InputError, match="no abstracts"):
         load_paths([tmp_path / "h.txt"])
+
+
+def test_reading_a_folder_reports_progress(tmp_path: Path) -> None:
+    for i in range(3):
+        (tmp_path / f"note{i}.md").write_text(f"# Paper number {i}\n\nAn abstract about topic {i}.\n")
+    seen: list[tuple[str, int, int]] = []
+    result = load_paths([tmp_path], progress=lambda what, done, total: seen.append((what, done, total)))
+    assert len(result.papers) == 3
+    assert seen == [("reading files", n, 3) for n in range(4)], "from none read to all read"

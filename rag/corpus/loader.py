@@ -16,7 +16,7 @@ from rag.corpus.records import parse_records
 from rag.corpus.seeds import METADATA_FILE, Metadata, is_seed_list, parse_metadata, parse_seed_list
 from rag.corpus.twins import read_from_pdf
 from rag.errors import InputError
-from rag.models import Paper, SeedList
+from rag.models import Paper, ProgressFn, SeedList
 
 RECORD_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv")
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
@@ -115,7 +115,12 @@ def _read_one(
     return SeedList(file.name, file.name), [parse_text_document(text, file.name)], []
 
 
-def load_paths(paths: Iterable[Path], mapping: Mapping[str, str] | None = None, full_text: bool = True) -> LoadResult:
+def load_paths(
+    paths: Iterable[Path],
+    mapping: Mapping[str, str] | None = None,
+    full_text: bool = True,
+    progress: ProgressFn | None = None,
+) -> LoadResult:
     """Parse every supported file under ``paths``; unusable files become warnings, not failures.
     With ``full_text``, a PDF's body is kept as passages (see rag.corpus.passages).
 
@@ -124,7 +129,9 @@ def load_paths(paths: Iterable[Path], mapping: Mapping[str, str] | None = None, 
     result = LoadResult()
     metadata_cache: dict[Path, Metadata] = {}
     files = _expand(list(paths))
-    for file in files:
+    for done, file in enumerate(files):
+        if progress is not None:  # a folder of long PDFs takes a while before anything is embedded
+            progress("reading files", done, len(files))
         if file.name == METADATA_FILE:
             continue
         if file.suffix.lower() not in SUPPORTED_SUFFIXES:
@@ -140,6 +147,8 @@ def load_paths(paths: Iterable[Path], mapping: Mapping[str, str] | None = None, 
         result.lists.append(seed_list)
         for paper in papers:
             merge_paper(result.papers, paper)
+    if progress is not None:
+        progress("reading files", len(files), len(files))
     if not result.papers:
         reasons = "; ".join(result.warnings) or "no files found"
         raise InputError(f"nothing to ingest: {reasons}")
