@@ -260,3 +260,17 @@ def test_a_pdf_is_not_merged_with_a_different_paper_of_the_same_title(tmp_path: 
     (tmp_path / "refs.bib").write_text(other_author, encoding="utf-8")
     report = api.ingest(load_settings(collection="mine"), [tmp_path / "pdfs", tmp_path / "refs.bib"])
     assert report.added == 2, "same title, another first author: two papers"
+
+
+@needs_model
+def test_reindex_rebuilds_the_passages_too(tmp_path: Path) -> None:
+    from rag.library import open_library
+
+    _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
+    settings = load_settings(collection="mine")
+    api.ingest(settings, [tmp_path / "pdfs"])
+    assert api.reindex(settings) == 1
+    with open_library(settings) as library:
+        assert library.store is not None and library.store.count() == 4
+    (hit,) = api.search(settings, SearchRequest(BODY_ONLY_QUESTION, 3)).hits
+    assert hit.passage is not None and hit.passage.page == 2 and hit.dense is not None
