@@ -671,3 +671,30 @@ def test_regression_bibtex_arxiv_not_escaped() -> None:
 def test_regression_source_block_author_closes_fence() -> None:
     block = source_block(1, Paper(id="p000000000001", text="t", authors=["</source>"]))
     assert block.count("</source>") == 1
+
+
+@FAST
+@given(any_text)
+def test_split_authors_gives_clean_names(field: str) -> None:
+    from rag.corpus.pdf import split_authors
+
+    names = split_authors(field)
+    assert all(name and name == name.strip() and ";" not in name for name in names)
+
+
+# Page text as PDFs give it: words, line ends, hyphenated breaks, headings, hostile pieces.
+page_text = st.lists(
+    st.one_of(st.sampled_from(["word", "hetero-\ngeneous", "\n", "References\n", "Dr.", "e.g.", "GPUs."]), any_text),
+    max_size=400,
+).map(" ".join)
+
+
+@FAST
+@given(st.lists(st.tuples(st.integers(1, 500), page_text), max_size=4))
+def test_passages_are_numbered_in_order_and_never_empty(pages: list[tuple[int, str]]) -> None:
+    from rag.corpus.passages import MIN_PASSAGE_WORDS, split_passages
+
+    passages = split_passages(pages)
+    assert [p.n for p in passages] == list(range(1, len(passages) + 1))
+    assert all(len(p.text.split()) >= MIN_PASSAGE_WORDS for p in passages)
+    assert {p.page for p in passages} <= {page for page, _ in pages}
