@@ -71,10 +71,8 @@ class Paper:
         """What retrieval matches for a passage: the paper's title gives it context."""
         return f"{self.title}. {passage.text}" if self.title else passage.text
 
-    def evidence_text(self, passage: Passage | None = None) -> str:
+    def evidence_text(self, passage: Passage) -> str:
         """The abstract, followed by the passage that matched (what answers may quote)."""
-        if passage is None:
-            return self.text
         return f"{self.text}\n\nFrom the full text ({passage.where}): {passage.text}"
 
     def to_dict(self) -> dict[str, Any]:

@@ -23,22 +23,22 @@ class RemoteUnits:
         self._fetched: dict[str, Paper | Passage] = {}
 
     def paper(self, index: int) -> Paper:
-        paper_id = split_unit_id(self.ids[index])[0]
-        if paper_id not in self._fetched:
-            self.prefetch([index])
-        record = self._fetched[paper_id]
+        record = self._record(split_unit_id(self.ids[index])[0], index)
         assert isinstance(record, Paper)
         return record
 
     def passage(self, index: int) -> Passage | None:
-        unit_id = self.ids[index]
-        if not split_unit_id(unit_id)[1]:
+        if not split_unit_id(self.ids[index])[1]:
             return None
-        if unit_id not in self._fetched:
-            self.prefetch([index])
-        record = self._fetched[unit_id]
+        record = self._record(self.ids[index], index)
         assert isinstance(record, Passage)
         return record
+
+    def _record(self, record_id: str, index: int) -> Paper | Passage:
+        """``record_id`` (the unit at ``index``, or its paper), fetched with the rest of that unit if new."""
+        if record_id not in self._fetched:
+            self.prefetch([index])
+        return self._fetched[record_id]
 
     def prefetch(self, indexes: Sequence[int]) -> None:
         wanted: set[str] = set()
