@@ -10,7 +10,7 @@ paper's body; another share of judged docs become abstracts, so other claims are
 answered by an abstract. A claim's relevant item is the paper that holds its doc.
 Whole groups of claims sharing docs go to one side, so no claim is mixed.
 
-The folder is ingested through ``rag.api.ingest`` into collections of one
+The folder is ingested through ``rag.services.ingest.ingest`` into collections of one
 temporary data dir: ``fulltext`` (passages beside each paper) and ``abstracts``
 (``full_text=False``, what ``rag ingest --abstract-only`` does). A third,
 ``control``, holds every doc of those PDFs as a one-page PDF of its own (4N
@@ -18,7 +18,7 @@ papers, body claims labelled with their doc's own file): the same text as
 ``fulltext`` without passages, to tell what the bigger haystack costs abstract
 claims from what cutting and collapsing passages costs. Reported:
 
-- quality: nDCG@10 (binary), recall@10, MRR@10 (rag.evaluate) of hybrid, lexical
+- quality: nDCG@10 (binary), recall@10, MRR@10 (rag.evaluation.metrics) of hybrid, lexical
   and dense retrieval on body-only claims and abstract claims, per collection;
   for body claims found with full text, how often the hit came with a passage and
   that passage's page is the page holding the relevant doc;
@@ -49,15 +49,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from pdf_fixture import write_pdf
 
-from rag.api import ingest
 from rag.config import Settings, load_settings
 from rag.corpus.identity import normalize_text
 from rag.corpus.loader import load_paths
 from rag.corpus.pdf import FIRST_PAGES, MAX_ABSTRACT_CHARS
-from rag.evaluate import MRR_DEPTH, NDCG_DEPTH, EvalReport, LabelledQuestion, evaluate
-from rag.library import open_library
-from rag.models import Hit, Paper
-from rag.retrieve import HybridRetriever, Method
+from rag.evaluation.metrics import MRR_DEPTH, NDCG_DEPTH, EvalReport, LabelledQuestion, evaluate
+from rag.index.hybrid import HybridRetriever
+from rag.records import Hit, Method, Paper
+from rag.services.context import Context
+from rag.services.ingest import ingest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -314,11 +314,11 @@ def run_mode(
     # Without full text only the first FIRST_PAGES pages are read.
     pages_read = sum(len(docs) if full_text else min(len(docs), FIRST_PAGES) for docs in papers.values())
     started = time.perf_counter()
-    result = ingest(settings, [pdf_dir], full_text=full_text)
+    result = ingest(Context(settings), [pdf_dir], full_text=full_text)
     ingest_seconds = time.perf_counter() - started
     if result.added != len(papers) or result.warnings:
         sys.exit(f"ingest added {result.added} of {len(papers)} papers: {result.warnings}")
-    with open_library(settings, bootstrap=False) as library:
+    with Context(settings).open(bootstrap=False) as library:
         retriever = library.retriever()
         latency = measure_latency(retriever, latency_questions)
         quality = measure_quality(retriever, claims, synthetic)

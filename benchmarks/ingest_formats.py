@@ -19,9 +19,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from pdf_fixture import write_pdf
 
-from rag.api import ingest
 from rag.config import load_settings
 from rag.corpus.loader import load_paths
+from rag.services.context import Context
+from rag.services.ingest import ingest
 
 SCIFACT = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "scifact" / "corpus.jsonl"
 BIB_ENTRIES = 1000
@@ -65,7 +66,7 @@ def main() -> None:
             parse_rate = len(parsed.papers) / (time.perf_counter() - started)
             settings = load_settings(data_dir=folder / f"data-{name}", collection="formats")
             started = time.perf_counter()
-            result = ingest(settings, [path])
+            result = ingest(Context(settings), [path])
             rate = result.added / (time.perf_counter() - started)
             print(f"| {name} | {count} | {parse_rate:.0f} | {rate:.1f} |")
 

@@ -20,7 +20,8 @@ import numpy as np
 
 from rag.config import Settings
 from rag.corpus.loader import load_paths
-from rag.embeddings import OnnxMiniLM, choose_embedder
+from rag.embed.choice import choose_embedder
+from rag.embed.onnx import OnnxMiniLM
 from rag.resources import seeds_dir
 
 SCIFACT = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "scifact" / "corpus.jsonl"

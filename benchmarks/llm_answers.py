@@ -21,10 +21,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from fake_openai import FakeOpenAI, load_cassette
 
-from rag.api import SearchRequest
-from rag.compose import DraftRequest, SummaryRequest, WritingOptions, ask, draft, summarize
 from rag.config import DEFAULT_OPENAI_MODEL, DEFAULT_TOP_K, load_settings
-from rag.llm import CHARS_PER_TOKEN, OPENAI_PRICES
+from rag.llm.pricing import OPENAI_PRICES
+from rag.llm.types import CHARS_PER_TOKEN
+from rag.services.context import Context
+from rag.services.requests import DraftRequest, SearchRequest, SummaryRequest, WritingOptions
+from rag.services.writing import ask, draft, summarize
 
 QUESTIONS = [
     "which works target heterogeneous GPUs?",
@@ -41,12 +43,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as data_dir, FakeOpenAI() as fake:
         fake.default = load_cassette("ask_heterogeneous")
         settings = load_settings(data_dir=Path(data_dir), llm_model="test-model", llm_base_url=fake.url)
-        ask(settings, SearchRequest(QUESTIONS[0], DEFAULT_TOP_K), NO_CACHE)  # index, imports, model load
+        ask(Context(settings), SearchRequest(QUESTIONS[0], DEFAULT_TOP_K), NO_CACHE)  # index, imports, model load
 
         prompt_tokens = []
         for question in QUESTIONS:
             before = len(fake.requests)
-            ask(settings, SearchRequest(question, DEFAULT_TOP_K), NO_CACHE)
+            ask(Context(settings), SearchRequest(question, DEFAULT_TOP_K), NO_CACHE)
             for request in fake.requests[before:]:
                 chars = sum(len(m["content"]) for m in request["messages"])
                 prompt_tokens.append(chars / CHARS_PER_TOKEN)
@@ -80,9 +82,9 @@ def main() -> None:
             load_cassette("ask_heterogeneous"), load_cassette("summarize_moe"), load_cassette("draft_decentralized")
         )
         answers = [
-            ask(settings, SearchRequest(QUESTIONS[0], DEFAULT_TOP_K), NO_CACHE),
-            summarize(settings, SummaryRequest("mixture-of-experts training and inference", (), 8), NO_CACHE),
-            draft(settings, DraftRequest("decentralized training over slow networks"), NO_CACHE),
+            ask(Context(settings), SearchRequest(QUESTIONS[0], DEFAULT_TOP_K), NO_CACHE),
+            summarize(Context(settings), SummaryRequest("mixture-of-experts training and inference", (), 8), NO_CACHE),
+            draft(Context(settings), DraftRequest("decentralized training over slow networks"), NO_CACHE),
         ]
         for answer in answers:
             labels += [str(s.support) for s in answer.sentences if s.citations]

@@ -19,10 +19,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from rag.api import EvalRequest, evaluate_retrieval
 from rag.config import load_settings
-from rag.library import open_library
-from rag.retrieve import Method
+from rag.records import Method
+from rag.services.context import Context
+from rag.services.evaluation import evaluate_retrieval
+from rag.services.requests import EvalRequest
 
 SCIFACT = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "scifact"
 QUERIES = 300
@@ -36,13 +37,13 @@ def percentile(values: list[float], share: float) -> float:
 
 def main() -> None:
     settings = load_settings(collection="eval-scifact")
-    with open_library(settings, bootstrap=False) as library:
+    with Context(settings).open(bootstrap=False) as library:
         built = len(library.catalog.papers) > 0
     if not built:
         print("building eval-scifact (one-off)...", file=sys.stderr)
-        evaluate_retrieval(load_settings(), EvalRequest(SCIFACT, [Method.LEXICAL], "train"))
+        evaluate_retrieval(Context(load_settings()), EvalRequest(SCIFACT, [Method.LEXICAL], "train"))
     questions = [json.loads(line)["text"] for line in (SCIFACT / "queries.jsonl").open(encoding="utf-8")][:QUERIES]
-    with open_library(settings, bootstrap=False) as library:
+    with Context(settings).open(bootstrap=False) as library:
         retriever = library.retriever()
         retriever.search(questions[0], K)  # warm: model loaded, caches filled
         print("| method | p50 ms | p95 ms | documents |")

@@ -21,11 +21,11 @@ import numpy as np
 
 from rag.config import DEFAULT_DENSE_WEIGHT, DEFAULT_FUSION_DEPTH, Settings
 from rag.corpus.loader import load_paths
-from rag.embeddings import choose_embedder
-from rag.evaluate import EvalReport, LabelledQuestion, evaluate, load_questions
-from rag.models import Paper
+from rag.embed.choice import choose_embedder
+from rag.evaluation.metrics import EvalReport, LabelledQuestion, evaluate, load_questions
+from rag.index.hybrid import HybridRetriever, LocalUnits
+from rag.records import Method, Paper
 from rag.resources import seeds_dir
-from rag.retrieve import HybridRetriever, LocalUnits, Method
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"

@@ -32,14 +32,14 @@ from pathlib import Path
 
 import numpy as np
 
-from rag.answer import split_sentences
-from rag.catalog import CATALOG_FILE, Catalog, CatalogFile
 from rag.config import DEFAULT_EMBED_MODEL, load_settings
 from rag.corpus.identity import content_id
-from rag.library import open_library
-from rag.models import Paper
-from rag.store import VectorStore, connect
-from rag.units import all_units
+from rag.index.catalog import CATALOG_FILE, Catalog, CatalogFile
+from rag.index.chroma import VectorStore, connect
+from rag.index.units import all_units
+from rag.records import Paper
+from rag.services.context import Context
+from rag.text import split_sentences
 
 VOCABULARY = 20_000
 WORDS_PER_ABSTRACT = 80
@@ -135,7 +135,7 @@ def main() -> None:
             build(data_dir, scifact_texts(size, rng) if args.corpus == "scifact" else zipf_texts(size, rng), url)
             built = time.perf_counter() - started
             settings = load_settings(data_dir=data_dir, chroma_url=url)
-            with open_library(settings, bootstrap=False) as library:
+            with Context(settings).open(bootstrap=False) as library:
                 retriever = library.retriever()  # builds and saves the BM25 index once
                 retriever.search(queries[0], 10)
                 latencies = []

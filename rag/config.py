@@ -37,6 +37,8 @@ DEFAULT_LLM_TIMEOUT = 60.0
 # Attempts and total seconds for one model call, retries included.
 DEFAULT_LLM_ATTEMPTS = 4
 DEFAULT_LLM_RETRY_SECONDS = 180.0
+# First wait between attempts when the server sends no Retry-After; doubled each time.
+DEFAULT_LLM_BACKOFF_SECONDS = 1.0
 # Tokens of sources that fit one prompt; more papers are summarized in parts.
 DEFAULT_LLM_CONTEXT_TOKENS = 6000
 
@@ -73,6 +75,7 @@ class Settings(BaseSettings):
     llm_timeout: float = Field(default=DEFAULT_LLM_TIMEOUT, gt=0.0)
     llm_attempts: int = Field(default=DEFAULT_LLM_ATTEMPTS, ge=1)
     llm_retry_seconds: float = Field(default=DEFAULT_LLM_RETRY_SECONDS, gt=0.0)
+    llm_backoff_seconds: float = Field(default=DEFAULT_LLM_BACKOFF_SECONDS, gt=0.0)
     llm_context_tokens: int = Field(default=DEFAULT_LLM_CONTEXT_TOKENS, ge=500)
     # JSON object: model -> [USD per million input tokens, USD per million output tokens].
     llm_prices: dict[str, tuple[float, float]] = Field(default_factory=dict)

@@ -3,6 +3,8 @@
 Every failure a user can cause or fix (bad input, missing model, busy data
 directory, unreachable server) is a ``RagError``; the CLI turns it into one
 line on stderr and exit code 1. Anything else is a bug.
+
+The bottom of the package: imports nothing of rag.
 """
 
 from __future__ import annotations
@@ -34,3 +36,11 @@ class EmbeddingMismatchError(StoreError):
 
 class ModelUnavailableError(RagError):
     """The embedding model can neither be loaded nor downloaded."""
+
+
+class LLMError(RagError):
+    """The model call failed in a way the user must act on."""
+
+
+class PromptError(RagError):
+    """A prompt file is missing or does not have the placeholders the code fills."""

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from rag.services.context import Context
+
 REPO = Path(__file__).resolve().parent.parent
 SHARED_MODEL = REPO.parent / "shared" / "models" / "all-MiniLM-L6-v2"
 SEEDS = REPO / "seeds"
@@ -20,7 +22,7 @@ HETEROGENEOUS_QUESTION = "which works target heterogeneous GPUs?"
 
 
 def _model_dir() -> Path | None:
-    from rag.embeddings import model_files_dir
+    from rag.embed.onnx import model_files_dir
 
     configured = os.environ.get("RAG_EMBED_MODEL_DIR")
     for candidate in (Path(configured) if configured else None, SHARED_MODEL):
@@ -60,13 +62,13 @@ def no_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture(scope="session")
 def seeded_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data dir with the bundled corpus indexed once (with the model when present)."""
-    from rag.api import papers
     from rag.config import load_settings
+    from rag.services.read import papers
 
     folder = tmp_path_factory.mktemp("seeded") / "data"
     empty = tmp_path_factory.mktemp("empty-model")
     settings = load_settings(data_dir=folder, embed_model_dir=MODEL_DIR or empty)
-    papers(settings)
+    papers(Context(settings))
     return folder
 
 

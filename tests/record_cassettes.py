@@ -21,15 +21,18 @@ from typing import Any
 
 import httpx
 
-from rag.api import SearchRequest
-from rag.compose import DraftRequest, SummaryRequest, WritingOptions, ask, draft, summarize
 from rag.config import load_settings
+from rag.services.context import Context
+from rag.services.requests import DraftRequest, SearchRequest, SummaryRequest, WritingOptions
+from rag.services.writing import ask, draft, summarize
 
 CASSETTES = Path(__file__).resolve().parent / "cassettes"
 SCENARIOS = {
-    "ask_heterogeneous": lambda s, o: ask(s, SearchRequest("which works target heterogeneous GPUs?", 5), o),
-    "summarize_moe": lambda s, o: summarize(s, SummaryRequest("mixture-of-experts training and inference", (), 8), o),
-    "draft_decentralized": lambda s, o: draft(s, DraftRequest("decentralized training over slow networks"), o),
+    "ask_heterogeneous": lambda s, o: ask(Context(s), SearchRequest("which works target heterogeneous GPUs?", 5), o),
+    "summarize_moe": lambda s, o: summarize(
+        Context(s), SummaryRequest("mixture-of-experts training and inference", (), 8), o
+    ),
+    "draft_decentralized": lambda s, o: draft(Context(s), DraftRequest("decentralized training over slow networks"), o),
 }
 
 

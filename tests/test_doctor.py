@@ -11,7 +11,7 @@ from fake_openai import FakeOpenAI
 from typer.testing import CliRunner
 
 from rag.cli import app
-from rag.secrets import mask
+from rag.redaction import mask
 
 runner = CliRunner()
 SECRET = "sk-proj-THIS-IS-A-SECRET-KEY-1234"

@@ -10,7 +10,8 @@ from conftest import MODEL_DIR, SEEDS, needs_model
 
 from rag.config import load_settings
 from rag.corpus.loader import load_paths
-from rag.embeddings import OnnxMiniLM, choose_embedder, model_files_dir
+from rag.embed.choice import choose_embedder
+from rag.embed.onnx import OnnxMiniLM, model_files_dir
 
 PARITY_COSINE = 0.9999
 
@@ -55,14 +56,23 @@ def test_unknown_model_name_is_an_error() -> None:
 
 
 def test_failed_download_is_not_retried_on_every_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rag import embeddings
-
     calls: list[int] = []
-    monkeypatch.setattr(embeddings, "CHROMA_CACHE_DIR", tmp_path / "empty-cache")
-    monkeypatch.setattr(embeddings, "_download_to_chroma_cache", lambda: calls.append(1))
+
+    def offline_download() -> Path | None:
+        calls.append(1)
+        return None
+
     monkeypatch.delenv("RAG_EMBED_MODEL_DIR")
     settings = load_settings(data_dir=tmp_path / "data")
     for _ in range(3):
-        choice = choose_embedder(settings)
+        choice = choose_embedder(settings, cache_dir=tmp_path / "empty-cache", download=offline_download)
         assert choice.embedder is None and choice.notice and "could not be downloaded" in choice.notice
     assert calls == [1]
+
+
+def test_without_a_downloader_nothing_is_fetched_or_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RAG_EMBED_MODEL_DIR")
+    data_dir = tmp_path / "data"
+    choice = choose_embedder(load_settings(data_dir=data_dir), cache_dir=tmp_path / "empty-cache", download=None)
+    assert choice.embedder is None and choice.notice
+    assert not data_dir.exists(), "a read-only probe creates no folder and no download marker"

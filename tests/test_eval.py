@@ -10,12 +10,13 @@ import pytest
 from conftest import REPO
 from typer.testing import CliRunner
 
-from rag import api
-from rag.api import EvalRequest
 from rag.config import load_settings
-from rag.corpus.beir import load_beir
 from rag.errors import InputError
-from rag.retrieve import Method
+from rag.evaluation.beir import load_beir
+from rag.records import Method
+from rag.services import evaluation as evaluation_service
+from rag.services.context import Context
+from rag.services.requests import EvalRequest
 
 runner = CliRunner()
 DEV = REPO.parent / "shared" / "eval" / "dev_questions.jsonl"
@@ -38,9 +39,9 @@ def _beir(folder: Path, qrels: str = "query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\
 def test_beir_folder_end_to_end(tmp_path: Path) -> None:
     folder = _beir(tmp_path / "tiny")
     request = EvalRequest(folder, [Method.LEXICAL, Method.HYBRID])
-    run = api.evaluate_retrieval(load_settings(), request) if _has_model() else None
+    run = evaluation_service.evaluate_retrieval(Context(load_settings()), request) if _has_model() else None
     if run is None:
-        run = api.evaluate_retrieval(load_settings(), EvalRequest(folder, [Method.LEXICAL]))
+        run = evaluation_service.evaluate_retrieval(Context(load_settings()), EvalRequest(folder, [Method.LEXICAL]))
     assert run.collection == "eval-tiny" and run.documents == 3
     for report in run.reports.values():
         assert report.metrics["ndcg@10"] == pytest.approx(1.0)
@@ -67,7 +68,7 @@ def test_eval_json_contract_and_reuse(tmp_path: Path) -> None:
 def test_dev_questions_file_against_bundled_corpus() -> None:
     if not DEV.exists():
         pytest.skip("../shared/eval/dev_questions.jsonl not present")
-    run = api.evaluate_retrieval(load_settings(), EvalRequest(DEV, [Method.LEXICAL]))
+    run = evaluation_service.evaluate_retrieval(Context(load_settings()), EvalRequest(DEV, [Method.LEXICAL]))
     assert run.documents == 39
     assert run.reports["lexical"].metrics["ndcg@10"] > 0.5
 

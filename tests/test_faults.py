@@ -14,8 +14,8 @@ from conftest import HETEROGENEOUS_QUESTION
 from fake_openai import FakeOpenAI, Reply, chunk_event, load_cassette
 from typer.testing import CliRunner
 
-from rag import llm
 from rag.cli import app
+from rag.llm.retry import is_retryable, retry_after_seconds
 
 runner = CliRunner()
 ATTEMPTS = 3
@@ -53,7 +53,7 @@ FAULTS: dict[str, tuple[list[Reply], int, int, str]] = {
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
-    monkeypatch.setattr(llm, "RETRY_INITIAL_SECONDS", 0.01)
+    monkeypatch.setenv("RAG_LLM_BACKOFF_SECONDS", "0.01")
     with FakeOpenAI() as server:
         yield server
 
@@ -87,10 +87,10 @@ def test_retry_after_is_honoured() -> None:
 
     response = httpx.Response(429, headers={"retry-after": "7"}, request=httpx.Request("POST", "http://x"))
     error = openai.RateLimitError("slow", response=response, body=None)
-    assert llm.retry_after_seconds(error) == 7.0
-    assert llm.is_retryable(error)
+    assert retry_after_seconds(error) == 7.0
+    assert is_retryable(error)
     response_ms = httpx.Response(429, headers={"retry-after-ms": "250"}, request=httpx.Request("POST", "http://x"))
-    assert llm.retry_after_seconds(openai.RateLimitError("slow", response=response_ms, body=None)) == 0.25
+    assert retry_after_seconds(openai.RateLimitError("slow", response=response_ms, body=None)) == 0.25
 
 
 def test_long_retry_after_stops_with_its_reason(seeded: Path, fake: FakeOpenAI) -> None:

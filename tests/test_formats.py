@@ -9,11 +9,13 @@ import pytest
 from pdf_fixture import write_pdf
 from typer.testing import CliRunner
 
-from rag import api
 from rag.cli import app
 from rag.config import load_settings
 from rag.corpus.loader import load_paths
 from rag.errors import InputError
+from rag.services import ingest as ingest_service
+from rag.services import read as read_service
+from rag.services.context import Context
 
 runner = CliRunner()
 
@@ -176,10 +178,10 @@ def test_user_key_clash_gets_a_suffix_and_a_warning(tmp_path: Path) -> None:
     (tmp_path / "a.bib").write_text("@misc{same, title={First Paper}, abstract={About GPUs.}}\n")
     (tmp_path / "b.bib").write_text("@misc{same, title={Second Paper}, abstract={About robots.}}\n")
     settings = load_settings(collection="mine")
-    api.ingest(settings, [tmp_path / "a.bib"])
+    ingest_service.ingest(Context(settings), [tmp_path / "a.bib"])
     notices: list[str] = []
-    api.ingest(settings, [tmp_path / "b.bib"], notify=notices.append)
-    keys = sorted(p.citekey for p in api.papers(settings).papers)
+    ingest_service.ingest(Context(settings, notify=notices.append), [tmp_path / "b.bib"])
+    keys = sorted(p.citekey for p in read_service.papers(Context(settings)).papers)
     assert keys == ["same", "sameb"]
     assert any("citekey 'same' is already used" in n for n in notices)
 
@@ -188,11 +190,11 @@ def test_reingesting_a_changed_bib_entry_updates_only_it(tmp_path: Path) -> None
     bib = tmp_path / "refs.bib"
     bib.write_text("@misc{a, title={A}, abstract={Alpha text.}}\n@misc{b, title={B}, abstract={Beta text.}}\n")
     settings = load_settings(collection="mine")
-    api.ingest(settings, [bib])
+    ingest_service.ingest(Context(settings), [bib])
     bib.write_text("@misc{a, title={A}, abstract={Alpha text.}}\n@misc{b, title={B}, abstract={Beta, revised.}}\n")
-    report = api.ingest(settings, [bib])
+    report = ingest_service.ingest(Context(settings), [bib])
     assert (report.added, report.removed, report.unchanged) == (1, 1, 1)
-    assert sorted(p.text for p in api.papers(settings).papers) == ["Alpha text.", "Beta, revised."]
+    assert sorted(p.text for p in read_service.papers(Context(settings)).papers) == ["Alpha text.", "Beta, revised."]
 
 
 @pytest.mark.parametrize(
@@ -215,6 +217,6 @@ def test_pdf_author_metadata_gives_the_citekey(tmp_path: Path) -> None:
     lines = ["Placing Pipelines", "Abstract", "We place pipeline stages on mixed GPUs.", "1 Introduction"]
     write_pdf(tmp_path / "p.pdf", lines, title="Placing Pipelines", author="Ann Roe and Bo Li")
     settings = load_settings(collection="mine")
-    api.ingest(settings, [tmp_path / "p.pdf"])
-    paper = api.papers(settings).papers[0]
+    ingest_service.ingest(Context(settings), [tmp_path / "p.pdf"])
+    paper = read_service.papers(Context(settings)).papers[0]
     assert paper.authors == ["Ann Roe", "Bo Li"] and paper.citekey == "roeplacing"

@@ -11,15 +11,17 @@ from fake_openai import FakeOpenAI, Reply
 from pdf_fixture import write_pdf
 from typer.testing import CliRunner
 
-from rag import api
-from rag.api import SearchRequest
 from rag.cli import app
-from rag.compose import WritingOptions, ask
 from rag.config import load_settings
 from rag.corpus.loader import load_paths
-from rag.models import Paper, Passage
-from rag.retrieve import HybridRetriever, LocalUnits, Method
-from rag.units import split_unit_id, units_of
+from rag.index.hybrid import HybridRetriever, LocalUnits
+from rag.index.units import split_unit_id, units_of
+from rag.records import Method, Paper, Passage
+from rag.services import ingest as ingest_service
+from rag.services import read as read_service
+from rag.services.context import Context
+from rag.services.requests import SearchRequest, WritingOptions
+from rag.services.writing import ask
 
 runner = CliRunner()
 TITLE = "Placing Pipelines on Mixed GPUs"
@@ -71,12 +73,12 @@ def test_pdf_body_becomes_passages_with_their_pages(tmp_path: Path) -> None:
 def test_search_finds_a_paper_by_its_body_and_lists_it_once(tmp_path: Path) -> None:
     _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
     settings = load_settings(collection="mine")
-    report = api.ingest(settings, [tmp_path / "pdfs"])
+    report = ingest_service.ingest(Context(settings), [tmp_path / "pdfs"])
     assert (report.added, report.passages_found) == (1, 3)
-    hits = api.search(settings, SearchRequest(BODY_ONLY_QUESTION, 5)).hits
+    hits = read_service.search(Context(settings), SearchRequest(BODY_ONLY_QUESTION, 5)).hits
     assert [h.paper.title for h in hits] == [TITLE], "one paper, however many of its passages matched"
     assert hits[0].passage is not None and hits[0].passage.page == 2
-    listing = api.papers(settings).papers
+    listing = read_service.papers(Context(settings)).papers
     assert len(listing) == 1 and len(listing[0].passages) == 3
     exported = runner.invoke(app, ["--collection", "mine", "export", "--format", "jsonl"])
     assert exported.exit_code == 0 and len(exported.stdout.splitlines()) == 1
@@ -106,11 +108,11 @@ def test_extractive_answer_quotes_the_passage_with_its_page(tmp_path: Path) -> N
 
 def test_the_model_sees_the_matched_passage_and_cites_the_paper(tmp_path: Path) -> None:
     _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
-    api.ingest(load_settings(collection="mine"), [tmp_path / "pdfs"])
+    ingest_service.ingest(Context(load_settings(collection="mine")), [tmp_path / "pdfs"])
     with FakeOpenAI() as fake:
         fake.play(Reply(text="The planner re-plans within seconds when a device fails [1]."))
         settings = load_settings(collection="mine", llm_model="test-model", llm_base_url=fake.url)
-        answer = ask(settings, SearchRequest(BODY_ONLY_QUESTION, 3), WritingOptions(cache=False))
+        answer = ask(Context(settings), SearchRequest(BODY_ONLY_QUESTION, 3), WritingOptions(cache=False))
         prompt = json.dumps(fake.requests[0]["messages"])
     assert "From the full text (p. 2): 2 Method Our planner" in prompt
     assert [c.paper.title for c in answer.citations] == [TITLE]
@@ -141,20 +143,19 @@ def test_unit_ids_name_their_paper() -> None:
 
 @needs_model
 def test_a_shorter_new_version_leaves_no_stale_passages(tmp_path: Path) -> None:
-    from rag.library import open_library
 
     settings = load_settings(collection="mine")
     _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
-    api.ingest(settings, [tmp_path / "pdfs"])
+    ingest_service.ingest(Context(settings), [tmp_path / "pdfs"])
     _pdf(tmp_path / "pdfs", METHOD_PAGE)  # the same paper, its last page gone
-    report = api.ingest(settings, [tmp_path / "pdfs"])
+    report = ingest_service.ingest(Context(settings), [tmp_path / "pdfs"])
     assert (report.added, report.updated) == (0, 1)
-    with open_library(settings) as library:
+    with Context(settings).open() as library:
         assert library.store is not None
         assert library.store.ids() == {u.id for u in units_of(next(iter(library.catalog.papers.values())))}
         assert library.store.count() == 3
     assert runner.invoke(app, ["--collection", "mine", "remove", "pipelines.pdf#1"]).exit_code == 0
-    with open_library(settings, bootstrap=False) as library:
+    with Context(settings).open(bootstrap=False) as library:
         assert library.store is not None and library.store.count() == 0
 
 
@@ -163,7 +164,7 @@ def test_abstract_only_ingest_indexes_no_passages(tmp_path: Path, flag: str) -> 
     _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
     result = runner.invoke(app, ["--collection", "mine", "ingest", flag, str(tmp_path / "pdfs")])
     assert result.exit_code == 0 and "passages" not in result.stdout
-    assert api.papers(load_settings(collection="mine")).papers[0].passages == []
+    assert read_service.papers(Context(load_settings(collection="mine"))).papers[0].passages == []
 
 
 def test_a_page_that_fails_to_extract_loses_its_passages_not_the_paper(
@@ -187,10 +188,10 @@ def test_a_page_that_fails_to_extract_loses_its_passages_not_the_paper(
 def test_reading_a_pdf_again_abstract_only_drops_its_passages(tmp_path: Path) -> None:
     _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
     settings = load_settings(collection="mine")
-    api.ingest(settings, [tmp_path / "pdfs"])
-    report = api.ingest(settings, [tmp_path / "pdfs"], full_text=False)
-    assert report.updated == 1 and api.papers(settings).papers[0].passages == []
-    hits = api.search(settings, SearchRequest(BODY_ONLY_QUESTION, 5)).hits
+    ingest_service.ingest(Context(settings), [tmp_path / "pdfs"])
+    report = ingest_service.ingest(Context(settings), [tmp_path / "pdfs"], full_text=False)
+    assert report.updated == 1 and read_service.papers(Context(settings)).papers[0].passages == []
+    hits = read_service.search(Context(settings), SearchRequest(BODY_ONLY_QUESTION, 5)).hits
     assert all(h.passage is None for h in hits), "no passage of the old version is still searched"
 
 
@@ -243,14 +244,14 @@ def test_a_pdf_and_its_bibtex_entry_are_one_paper(tmp_path: Path, pdf_first: boo
     settings = load_settings(collection="mine")
     order = [tmp_path / "pdfs", tmp_path / "refs.bib"]
     for path in order if pdf_first else order[::-1]:
-        api.ingest(settings, [path])
-    (paper,) = api.papers(settings).papers
+        ingest_service.ingest(Context(settings), [path])
+    (paper,) = read_service.papers(Context(settings)).papers
     assert (paper.citekey, paper.year, paper.doi) == ("roe2023placing", 2023, "10.1000/pipelines")
     assert paper.text.startswith("We place the pipeline stages of large model training")
     assert len(paper.passages) == 3 and sorted(paper.sources) == ["pipelines.pdf#1", "refs.bib#roe2023placing"]
-    again = api.ingest(settings, [tmp_path / "pdfs", tmp_path / "refs.bib"])
+    again = ingest_service.ingest(Context(settings), [tmp_path / "pdfs", tmp_path / "refs.bib"])
     assert (again.added, again.updated, again.unchanged, again.total_papers) == (0, 0, 1, 1)
-    (hit,) = api.search(settings, SearchRequest(BODY_ONLY_QUESTION, 3)).hits
+    (hit,) = read_service.search(Context(settings), SearchRequest(BODY_ONLY_QUESTION, 3)).hits
     assert hit.paper.citekey == "roe2023placing" and hit.passage is not None and hit.passage.page == 2
 
 
@@ -258,19 +259,20 @@ def test_a_pdf_is_not_merged_with_a_different_paper_of_the_same_title(tmp_path: 
     _pdf(tmp_path / "pdfs", METHOD_PAGE, author="Ann Roe")
     other_author = BIB_ENTRY.replace("author = {Roe, Ann and Li, Bo}", "author = {Wu, Cy}")
     (tmp_path / "refs.bib").write_text(other_author, encoding="utf-8")
-    report = api.ingest(load_settings(collection="mine"), [tmp_path / "pdfs", tmp_path / "refs.bib"])
+    report = ingest_service.ingest(
+        Context(load_settings(collection="mine")), [tmp_path / "pdfs", tmp_path / "refs.bib"]
+    )
     assert report.added == 2, "same title, another first author: two papers"
 
 
 @needs_model
 def test_reindex_rebuilds_the_passages_too(tmp_path: Path) -> None:
-    from rag.library import open_library
 
     _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
     settings = load_settings(collection="mine")
-    api.ingest(settings, [tmp_path / "pdfs"])
-    assert api.reindex(settings) == 1
-    with open_library(settings) as library:
+    ingest_service.ingest(Context(settings), [tmp_path / "pdfs"])
+    assert ingest_service.reindex(Context(settings)).papers == 1
+    with Context(settings).open() as library:
         assert library.store is not None and library.store.count() == 4
-    (hit,) = api.search(settings, SearchRequest(BODY_ONLY_QUESTION, 3)).hits
+    (hit,) = read_service.search(Context(settings), SearchRequest(BODY_ONLY_QUESTION, 3)).hits
     assert hit.passage is not None and hit.passage.page == 2 and hit.dense is not None

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import needs_model
 
-from rag.catalog import CATALOG_FILE
+from rag.index.catalog import CATALOG_FILE
 
 RAG = [sys.executable, "-m", "rag"]
 DOCUMENTS = 1000

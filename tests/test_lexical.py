@@ -6,7 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rag.lexical import FINGERPRINT_FILE, MIN_CACHED_DOCUMENTS, LexicalIndex, load_or_build, tokenize
+from rag.index.bm25 import FINGERPRINT_FILE, MIN_CACHED_DOCUMENTS, LexicalIndex, load_or_build
+from rag.text import tokenize
 
 WORDS = [
     "gpu",

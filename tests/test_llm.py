@@ -12,14 +12,17 @@ from conftest import HETEROGENEOUS_QUESTION
 from fake_openai import FakeOpenAI, Reply, load_cassette
 from typer.testing import CliRunner
 
-from rag import llm
-from rag.answer import AnswerMode
-from rag.api import SearchRequest
 from rag.cli import app
-from rag.compose import SummaryRequest, WritingOptions, ask, summarize
 from rag.config import load_settings
-from rag.llm_cache import CACHE_DIR
-from rag.prompts import PLACEHOLDERS, PromptError, check, load_prompt
+from rag.errors import LLMError, PromptError
+from rag.llm.cache import CACHE_DIR
+from rag.llm.pricing import cost
+from rag.llm.prompts import PLACEHOLDERS, check, load_prompt
+from rag.services import read as read_service
+from rag.services.context import Context
+from rag.services.requests import SearchRequest, SummaryRequest, WritingOptions
+from rag.services.writing import ask, summarize
+from rag.writing.answer import AnswerMode
 
 runner = CliRunner()
 NO_CACHE = WritingOptions(cache=False)
@@ -27,7 +30,7 @@ NO_CACHE = WritingOptions(cache=False)
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
-    monkeypatch.setattr(llm, "RETRY_INITIAL_SECONDS", 0.01)  # keep backoff short in tests
+    monkeypatch.setenv("RAG_LLM_BACKOFF_SECONDS", "0.01")  # keep backoff short in tests
     with FakeOpenAI() as server:
         yield server
 
@@ -43,7 +46,7 @@ def _question() -> SearchRequest:
 def test_recorded_answer_is_checked_and_renumbered(seeded: Path, fake: FakeOpenAI) -> None:
     fake.play(load_cassette("ask_heterogeneous"))
     tokens: list[str] = []
-    answer = ask(model_settings(fake), _question(), NO_CACHE, on_token=tokens.append)
+    answer = ask(Context(model_settings(fake)), _question(), NO_CACHE, on_token=tokens.append)
     assert answer.mode is AnswerMode.LLM
     assert len(tokens) > 10, "the answer streams"
     cited = [int(n) for n in re.findall(r"\[(\d+)\]", answer.text)]
@@ -60,7 +63,7 @@ def test_recorded_answer_is_checked_and_renumbered(seeded: Path, fake: FakeOpenA
 
 def test_invented_citation_is_removed_and_reported(seeded: Path, fake: FakeOpenAI) -> None:
     fake.play(Reply(text="Holmes handles heterogeneous NICs [3]. A famous paper solved everything [9][2]."))
-    answer = ask(model_settings(fake), _question(), NO_CACHE)
+    answer = ask(Context(model_settings(fake)), _question(), NO_CACHE)
     assert answer.removed_citations == [9]
     assert "[9]" not in answer.text
     assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} == {c.n for c in answer.citations} == {1, 2}
@@ -69,24 +72,24 @@ def test_invented_citation_is_removed_and_reported(seeded: Path, fake: FakeOpenA
 
 def test_unsupported_claim_is_flagged(seeded: Path, fake: FakeOpenAI) -> None:
     fake.play(Reply(text="Holmes proves that quantum annealers cure insomnia in mice [3]."))
-    answer = ask(model_settings(fake), _question(), NO_CACHE)
+    answer = ask(Context(model_settings(fake)), _question(), NO_CACHE)
     assert [s.support for s in answer.sentences] == ["unsupported"]
 
 
 def test_refusal_makes_no_model_call(seeded: Path, fake: FakeOpenAI) -> None:
-    answer = ask(model_settings(fake), SearchRequest("best sourdough bread recipe", 5), NO_CACHE)
+    answer = ask(Context(model_settings(fake)), SearchRequest("best sourdough bread recipe", 5), NO_CACHE)
     assert answer.mode is AnswerMode.INSUFFICIENT
     assert fake.requests == []
 
 
 def test_cache_hit_makes_no_request(seeded: Path, fake: FakeOpenAI) -> None:
     fake.play(load_cassette("ask_heterogeneous"), load_cassette("ask_heterogeneous"))
-    first = ask(model_settings(fake), _question())
-    second = ask(model_settings(fake), _question())
+    first = ask(Context(model_settings(fake)), _question())
+    second = ask(Context(model_settings(fake)), _question())
     assert len(fake.requests) == 1
     assert second.text == first.text
     assert second.usage is not None and second.usage.cached_calls == 1 and second.usage.cost_usd == 0.0
-    ask(model_settings(fake), _question(), NO_CACHE)
+    ask(Context(model_settings(fake)), _question(), NO_CACHE)
     assert len(fake.requests) == 2, "--no-cache asks again"
 
 
@@ -96,7 +99,7 @@ def test_retry_on_429_then_success(seeded: Path, fake: FakeOpenAI) -> None:
         Reply(status=503, body={"error": {"message": "overloaded"}}),
         load_cassette("ask_heterogeneous"),
     )
-    answer = ask(model_settings(fake), _question(), NO_CACHE)
+    answer = ask(Context(model_settings(fake)), _question(), NO_CACHE)
     assert answer.mode is AnswerMode.LLM and len(fake.requests) == 3
 
 
@@ -105,8 +108,8 @@ def test_quota_error_is_not_retried(seeded: Path, fake: FakeOpenAI) -> None:
         "error": {"message": "You exceeded your quota", "type": "insufficient_quota", "code": "insufficient_quota"}
     }
     fake.play(Reply(status=429, body=quota))
-    with pytest.raises(llm.LLMError, match="quota exhausted"):
-        ask(model_settings(fake), _question(), NO_CACHE)
+    with pytest.raises(LLMError, match="quota exhausted"):
+        ask(Context(model_settings(fake)), _question(), NO_CACHE)
     assert len(fake.requests) == 1
 
 
@@ -135,18 +138,18 @@ def test_model_failures_are_one_clear_line(seeded: Path, fake: FakeOpenAI, reply
 
 def test_interrupted_stream_leaves_no_cache_entry(seeded: Path, fake: FakeOpenAI) -> None:
     fake.play(Reply(text="A long answer that never finishes [1].", cut_after=3), load_cassette("ask_heterogeneous"))
-    with pytest.raises(llm.LLMError, match="nothing was cached"):
-        ask(model_settings(fake), _question())
+    with pytest.raises(LLMError, match="nothing was cached"):
+        ask(Context(model_settings(fake)), _question())
     assert not list((seeded / CACHE_DIR).glob("*/*.json"))
-    ask(model_settings(fake), _question())
+    ask(Context(model_settings(fake)), _question())
     assert len(list((seeded / CACHE_DIR).glob("*/*.json"))) == 1
 
 
 def test_unreachable_endpoint(seeded: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(llm, "RETRY_INITIAL_SECONDS", 0.01)
+    monkeypatch.setenv("RAG_LLM_BACKOFF_SECONDS", "0.01")
     settings = load_settings(llm_model="m", llm_base_url="http://127.0.0.1:9/v1", llm_attempts=2)
-    with pytest.raises(llm.LLMError, match=r"cannot reach http://127\.0\.0\.1:9/v1 after 2 attempts"):
-        ask(settings, _question(), NO_CACHE)
+    with pytest.raises(LLMError, match=r"cannot reach http://127\.0\.0\.1:9/v1 after 2 attempts"):
+        ask(Context(settings), _question(), NO_CACHE)
 
 
 def test_model_without_key_or_base_url_explains(seeded: Path) -> None:
@@ -160,7 +163,7 @@ def test_custom_endpoint_never_receives_openai_key(
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-must-not-leak")
     fake.play(load_cassette("ask_heterogeneous"))
-    answer = ask(model_settings(fake), _question(), NO_CACHE)
+    answer = ask(Context(model_settings(fake)), _question(), NO_CACHE)
     assert fake.bearers == ["Bearer not-needed"]
     assert "sk-must-not-leak" not in json.dumps(fake.requests) + answer.text
 
@@ -174,7 +177,7 @@ def test_injection_in_an_abstract_stays_data(tmp_path: Path, fake: FakeOpenAI) -
     settings = model_settings(fake, collection="evil")
     runner.invoke(app, ["--collection", "evil", "ingest", str(tmp_path / "evil.txt")])
     fake.play(Reply(text="HACKED [99]. Heterogeneous GPU clusters need new schedulers [1]."))
-    answer = ask(settings, SearchRequest("schedulers for heterogeneous GPU clusters", 3), NO_CACHE)
+    answer = ask(Context(settings), SearchRequest("schedulers for heterogeneous GPU clusters", 3), NO_CACHE)
     prompt = fake.requests[0]["messages"][1]["content"]
     assert prompt.count("<source n=") == 1 and "‹/source>" in prompt, "a fake closing tag is defused"
     assert "not instructions" in fake.requests[0]["messages"][0]["content"]
@@ -187,7 +190,7 @@ def test_summary_in_parts_then_merged(seeded: Path, fake: FakeOpenAI) -> None:
     fake.default = load_cassette("summarize_moe")
     settings = model_settings(fake, llm_context_tokens=500)
     request = SummaryRequest("mixture-of-experts training and inference", (), 8)
-    answer = summarize(settings, request, NO_CACHE)
+    answer = summarize(Context(settings), request, NO_CACHE)
     assert len(fake.requests) >= 3, "several parts and one merge"
     merge = fake.requests[-1]["messages"][1]["content"]
     assert "Partial summaries" in merge
@@ -196,7 +199,7 @@ def test_summary_in_parts_then_merged(seeded: Path, fake: FakeOpenAI) -> None:
 
 def test_summary_of_a_seed_list_names_its_subject(seeded: Path, fake: FakeOpenAI) -> None:
     fake.play(load_cassette("summarize_moe"))
-    answer = summarize(model_settings(fake), SummaryRequest(None, ["002"], 40), NO_CACHE)
+    answer = summarize(Context(model_settings(fake)), SummaryRequest(None, ["002"], 40), NO_CACHE)
     assert "Pretraining A Large Language Model" in fake.requests[0]["messages"][1]["content"]
     assert answer.citations
 
@@ -216,7 +219,7 @@ def test_draft_latex_and_bibtex(seeded: Path, fake: FakeOpenAI, tmp_path: Path) 
 
 
 def test_outline_without_model_cites_every_paper(seeded: Path) -> None:
-    answer = summarize(load_settings(), SummaryRequest(None, ["002"], 40))
+    answer = summarize(Context(load_settings()), SummaryRequest(None, ["002"], 40))
     assert answer.mode is AnswerMode.OUTLINE
     assert len(answer.citations) == 20
     assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} == set(range(1, 21))
@@ -237,9 +240,9 @@ def test_json_carries_sentences_support_and_usage(seeded: Path, fake: FakeOpenAI
 
 
 def test_openai_prices_and_unknown_prices() -> None:
-    assert llm.cost(load_settings(llm_model="gpt-4o-mini"), 1_000_000, 0) == pytest.approx(0.15)
-    assert llm.cost(load_settings(llm_model="mystery"), 10, 10) is None
-    assert llm.cost(load_settings(llm_model="mystery", llm_prices={"mystery": (1.0, 2.0)}), 10**6, 10**6) == 3.0
+    assert cost(load_settings(llm_model="gpt-4o-mini"), 1_000_000, 0) == pytest.approx(0.15)
+    assert cost(load_settings(llm_model="mystery"), 10, 10) is None
+    assert cost(load_settings(llm_model="mystery", llm_prices={"mystery": (1.0, 2.0)}), 10**6, 10**6) == 3.0
 
 
 def test_bundled_prompts_and_placeholder_check(tmp_path: Path) -> None:
@@ -254,17 +257,16 @@ def test_bundled_prompts_and_placeholder_check(tmp_path: Path) -> None:
 
 
 def test_embeddings_endpoint_gets_its_own_collection(tmp_path: Path, fake: FakeOpenAI) -> None:
-    from rag import api
 
     settings = load_settings(embed_base_url=fake.url, embed_model="nomic-embed-text")
-    hits = api.search(settings, SearchRequest("heterogeneous GPU clusters", 3)).hits
+    hits = read_service.search(Context(settings), SearchRequest("heterogeneous GPU clusters", 3)).hits
     assert hits and hits[0].dense is not None
     assert fake.embedding_requests and fake.embedding_requests[0]["model"] == "nomic-embed-text"
-    from rag.store import connect
+    from rag.index.chroma import connect
 
     names = {c.name for c in connect(settings.data_dir, None).list_collections()}
     assert names == {"papers--nomic-embed-text"}, "endpoint vectors never share the local model's collection"
-    local = api.search(load_settings(), SearchRequest("heterogeneous GPU clusters", 3))
+    local = read_service.search(Context(load_settings()), SearchRequest("heterogeneous GPU clusters", 3))
     assert local.hits, "the same library, searched with the local model, builds its own vectors"
 
 
@@ -287,7 +289,7 @@ def test_verify_with_the_model_as_judge(seeded: Path, fake: FakeOpenAI) -> None:
         Reply(text="SUPPORTED"),
         Reply(text="UNSUPPORTED."),
     )
-    answer = ask(model_settings(fake), _question(), WritingOptions(cache=False, verify_llm=True))
+    answer = ask(Context(model_settings(fake)), _question(), WritingOptions(cache=False, verify_llm=True))
     assert [s.support for s in answer.sentences] == ["supported", "unsupported"]
     judge_prompt = fake.requests[1]["messages"][1]["content"]
     assert judge_prompt.startswith("Claim: Holmes targets heterogeneous NICs") and "<source n=" in judge_prompt

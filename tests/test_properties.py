@@ -28,20 +28,22 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from rag.answer import Answer, AnswerMode, Citation
-from rag.api import SearchResult
-from rag.citations import CITATION_GROUP, apply_citations, expand, split_cited_sentences
+from rag.cli.render import clean, render_answer, render_paper, render_search
 from rag.config import load_settings
-from rag.corpus.beir import load_beir
 from rag.corpus.loader import load_paths, read_text_file
 from rag.corpus.seeds import METADATA_COLUMNS, METADATA_FILE, parse_metadata, parse_seed_list, split_paragraphs
 from rag.errors import InputError, RagError
-from rag.evaluate import load_questions
-from rag.formats import bibtex_entry, latex_escape, to_latex
-from rag.generate import source_block, sources_text
-from rag.lexical import LexicalIndex, tokenize
-from rag.models import Hit, Paper, SeedList
-from rag.render import clean, render_answer, render_paper, render_search
+from rag.evaluation.beir import load_beir
+from rag.evaluation.metrics import load_questions
+from rag.index.bm25 import LexicalIndex
+from rag.records import Hit, Paper, SeedList
+from rag.services.results import PaperView, SearchResult
+from rag.text import tokenize
+from rag.writing.answer import Answer, AnswerMode, Citation
+from rag.writing.bibliography import bibtex_entry
+from rag.writing.citations import CITATION_GROUP, apply_citations, expand, split_cited_sentences
+from rag.writing.latex import latex_escape, to_latex
+from rag.writing.sources import source_block, sources_text
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FILES = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -479,7 +481,7 @@ def test_render_search_shows_markup_literally(found: list[Paper], query: str) ->
 @given(papers().map(_with_markup), st.lists(any_text, max_size=2))
 def test_render_paper_shows_markup_literally(paper: Paper, subjects: list[str]) -> None:
     console = _console()
-    render_paper(console, paper, [SeedList(file="a.txt", subject=s) for s in subjects])
+    render_paper(console, PaperView(paper, [SeedList(file="a.txt", subject=s) for s in subjects]))
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert out.count(MARKUP) >= 2  # title (panel heading) and abstract
     assert_terminal_safe(out)
@@ -657,7 +659,7 @@ def test_regression_render_sources_not_cleaned() -> None:
     paper = Paper(id="p000000000001", text="t", sources=["\x1b[2Jevil.txt#1"])
     for render in (
         lambda c: render_search(c, SearchResult("q", [Hit(paper, 1, 1.0)], "lexical")),
-        lambda c: render_paper(c, paper, []),
+        lambda c: render_paper(c, PaperView(paper, [])),
     ):
         console = _console()
         render(console)

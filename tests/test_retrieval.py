@@ -8,13 +8,15 @@ from pathlib import Path
 import pytest
 from conftest import HETEROGENEOUS_QUESTION, REPO, needs_model
 
-from rag import api, compose
-from rag.answer import AnswerMode, split_sentences
-from rag.api import SearchRequest
 from rag.config import load_settings
 from rag.errors import InputError
-from rag.evaluate import evaluate, load_questions, ndcg
-from rag.library import open_library
+from rag.evaluation.metrics import evaluate, load_questions, ndcg
+from rag.services import read as read_service
+from rag.services import writing as writing_service
+from rag.services.context import Context
+from rag.services.requests import SearchRequest
+from rag.text import split_sentences
+from rag.writing.answer import AnswerMode
 
 HETEROGENEOUS_PAPERS = {"yuan2022decentralized", "yang2023holmes", "liang2026hexiseq", "dunner2017efficient"}
 DEV_QUESTIONS = REPO.parent / "shared" / "eval" / "dev_questions.jsonl"
@@ -24,35 +26,37 @@ DEV_NDCG_FLOOR = 0.80
 
 @needs_model
 def test_heterogeneous_question_ranks_heterogeneous_papers_first(seeded: Path) -> None:
-    hits = api.search(load_settings(), SearchRequest(HETEROGENEOUS_QUESTION, 4)).hits
+    hits = read_service.search(Context(load_settings()), SearchRequest(HETEROGENEOUS_QUESTION, 4)).hits
     assert {h.paper.citekey for h in hits[:3]} <= HETEROGENEOUS_PAPERS
     assert all(h.dense is not None for h in hits)
 
 
 def test_lexical_only_still_finds_them(seeded: Path, no_model: Path) -> None:
-    result = api.search(load_settings(), SearchRequest(HETEROGENEOUS_QUESTION, 5))
+    result = read_service.search(Context(load_settings()), SearchRequest(HETEROGENEOUS_QUESTION, 5))
     assert result.mode == "lexical"
     assert {h.paper.citekey for h in result.hits[:3]} & HETEROGENEOUS_PAPERS
 
 
 def test_robot_question_finds_the_only_robotics_paper(seeded: Path) -> None:
-    hits = api.search(load_settings(), SearchRequest("Which paper is about robotics?", 1)).hits
+    hits = read_service.search(Context(load_settings()), SearchRequest("Which paper is about robotics?", 1)).hits
     assert hits[0].paper.citekey == "dalal2023imitating"
 
 
 def test_year_and_list_filters(seeded: Path) -> None:
     request = SearchRequest("training large models", 50, year_min=2024, year_max=2025, lists=["002"])
-    hits = api.search(load_settings(), request).hits
+    hits = read_service.search(Context(load_settings()), request).hits
     assert hits
     assert all(2024 <= (h.paper.year or 0) <= 2025 for h in hits)
     assert all("002_1079d4b498cf8dd9.txt" in h.paper.lists for h in hits)
-    by_subject = api.search(load_settings(), SearchRequest("training", 50, lists=["efficient 2d method"])).hits
+    by_subject = read_service.search(
+        Context(load_settings()), SearchRequest("training", 50, lists=["efficient 2d method"])
+    ).hits
     assert all("000_e22c73655386b99b.txt" in h.paper.lists for h in by_subject)
 
 
 def test_unknown_list_is_explained(seeded: Path) -> None:
     with pytest.raises(InputError, match="no seed list matches 'zzz'"):
-        api.search(load_settings(), SearchRequest("x", 3, lists=["zzz"]))
+        read_service.search(Context(load_settings()), SearchRequest("x", 3, lists=["zzz"]))
 
 
 @pytest.mark.parametrize(
@@ -65,7 +69,7 @@ def test_unknown_list_is_explained(seeded: Path) -> None:
 )
 def test_bad_requests(request_: SearchRequest, message: str) -> None:
     with pytest.raises(InputError, match=message):
-        api.search(load_settings(), request_)
+        read_service.search(Context(load_settings()), request_)
 
 
 @needs_model
@@ -73,7 +77,7 @@ def test_dev_questions_ndcg_floor(seeded: Path) -> None:
     if not DEV_QUESTIONS.exists():
         pytest.skip("../shared/eval/dev_questions.jsonl not present")
     questions = load_questions(DEV_QUESTIONS)
-    with open_library(load_settings()) as library:
+    with Context(load_settings()).open() as library:
         by_source = {s: p.id for p in library.catalog.papers.values() for s in p.sources}
         for q in questions:
             q.relevant = {by_source[key]: grade for key, grade in q.relevant.items()}
@@ -90,7 +94,7 @@ def test_ndcg_math() -> None:
 
 @needs_model
 def test_extractive_answer_cites_what_it_quotes(seeded: Path) -> None:
-    answer = compose.ask(load_settings(), SearchRequest(HETEROGENEOUS_QUESTION, 5))
+    answer = writing_service.ask(Context(load_settings()), SearchRequest(HETEROGENEOUS_QUESTION, 5))
     assert answer.mode is AnswerMode.EXTRACTIVE
     assert answer.citations
     for citation in answer.citations:
@@ -103,20 +107,22 @@ def test_extractive_answer_cites_what_it_quotes(seeded: Path) -> None:
 
 @needs_model
 def test_off_topic_question_is_refused(seeded: Path) -> None:
-    answer = compose.ask(load_settings(), SearchRequest("What is the best recipe for sourdough bread?", 5))
+    answer = writing_service.ask(
+        Context(load_settings()), SearchRequest("What is the best recipe for sourdough bread?", 5)
+    )
     assert answer.mode is AnswerMode.INSUFFICIENT
     assert answer.citations == []
     assert "Insufficient evidence" in answer.text
 
 
 def test_off_topic_question_is_refused_without_model(seeded: Path, no_model: Path) -> None:
-    answer = compose.ask(load_settings(), SearchRequest("sourdough bread recipe", 5))
+    answer = writing_service.ask(Context(load_settings()), SearchRequest("sourdough bread recipe", 5))
     assert answer.mode is AnswerMode.INSUFFICIENT
 
 
 def test_extractive_answer_defuses_an_abstracts_own_reference_numbers() -> None:
-    from rag.answer import extractive_answer
-    from rag.models import Hit, Paper
+    from rag.records import Hit, Paper
+    from rag.writing.extractive import extractive_answer
 
     papers = [
         Paper(id="pa", text="Unlike [2], our GPU scheduler adapts to heterogeneous clusters.", title="A", citekey="a"),

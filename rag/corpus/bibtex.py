@@ -7,7 +7,7 @@ import re
 
 from rag.corpus.identity import content_id, normalize_text
 from rag.errors import InputError
-from rag.models import Paper
+from rag.records import Paper
 
 ARXIV_FIELDS = ("eprint", "arxiv", "arxivid")
 _ARXIV_ID = re.compile(r"(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?")

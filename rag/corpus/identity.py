@@ -7,7 +7,7 @@ import re
 import unicodedata
 from collections.abc import Container, Iterable
 
-from rag.models import Paper
+from rag.records import Paper
 
 ID_PREFIX = "p"
 ID_HEX_CHARS = 12

@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rag.corpus.bibtex import parse_bibtex
+from rag.corpus.exports import parse_records
+from rag.corpus.merging import merge_paper
 from rag.corpus.pdf import parse_pdf
 from rag.corpus.plaintext import parse_text_document
-from rag.corpus.records import parse_records
 from rag.corpus.seeds import METADATA_FILE, Metadata, is_seed_list, parse_metadata, parse_seed_list
-from rag.corpus.twins import read_from_pdf
 from rag.errors import InputError
-from rag.models import Paper, ProgressFn, SeedList
+from rag.records import Paper, ProgressFn, SeedList
 
 RECORD_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv")
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
@@ -32,21 +32,6 @@ class LoadResult:
     lists: list[SeedList] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     files_read: int = 0
-
-
-def merge_paper(papers: dict[str, Paper], incoming: Paper) -> None:
-    """Add ``incoming``; the same content seen again adds its sources, not a new paper."""
-    known = papers.get(incoming.id)
-    if known is None:
-        papers[incoming.id] = incoming
-        return
-    known.sources.extend(s for s in incoming.sources if s not in known.sources)
-    known.lists.extend(name for name in incoming.lists if name not in known.lists)
-    # What was just read wins over what was known (an edited papers.tsv updates the paper).
-    known.adopt_metadata(incoming, known)
-    if read_from_pdf(incoming):  # a PDF read again says what its full text is now (maybe none)
-        known.passages = incoming.passages
-    known.citekey = incoming.citekey or known.citekey  # a key the user chose (BibTeX) wins
 
 
 def read_text_file(path: Path) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from rag.models import Passage
+from rag.records import Passage
 
 # MiniLM reads 256 word pieces; ~150 words of scientific English plus the title stay under that.
 PASSAGE_WORDS = 150

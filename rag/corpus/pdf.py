@@ -9,7 +9,7 @@ from typing import Any
 from rag.corpus.identity import content_id, normalize_text
 from rag.corpus.passages import split_passages, without_references
 from rag.errors import InputError
-from rag.models import Paper
+from rag.records import Paper
 
 FIRST_PAGES = 2
 # An abstract longer than this has run into the body text.

@@ -7,7 +7,7 @@ import re
 from rag.corpus.identity import content_id, normalize_text
 from rag.corpus.seeds import split_paragraphs
 from rag.errors import InputError
-from rag.models import Paper
+from rag.records import Paper
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*)$")
 _ABSTRACT_HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s*)?abstract\s*:?\s*$", re.IGNORECASE)

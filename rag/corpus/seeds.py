@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rag.corpus.identity import TRUNCATION_MARK, content_id, normalize_text
 from rag.errors import InputError
-from rag.models import Paper, SeedList
+from rag.records import Paper, SeedList
 
 HEADER_PREFIX = "Related papers:"
 METADATA_FILE = "papers.tsv"

@@ -1,0 +1,201 @@
+"""The library commands: parse options, call one service, render its typed result. No logic here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rag.cli.options import AsJson, Lists, Since, TopK, Until, search_request
+from rag.cli.runtime import context, emit, handle_errors
+
+
+@handle_errors
+def ingest(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Files or folders: seed lists (.txt, with papers.tsv beside them), BibTeX (.bib), "
+            "JSONL/JSON/CSV/TSV exports (arXiv, OpenAlex, Semantic Scholar), PDF, Markdown or plain text."
+        ),
+    ],
+    fields: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--field",
+            help="For JSONL/CSV: read a field from another column, e.g. --field abstract=summary "
+            "(fields: title, abstract, authors, year, arxiv, doi, key). Repeatable.",
+        ),
+    ] = None,
+    full_text: Annotated[
+        bool,
+        typer.Option(
+            "--full-text/--abstract-only",
+            help="PDFs: also index the body, cut into passages that answers quote with their page "
+            "(slower: every passage is embedded), or only title and abstract.",
+        ),
+    ] = True,
+) -> None:
+    """Add files or folders to the library. Unchanged entries are skipped without re-embedding;
+    a changed file replaces what it said before. Unusable files are reported and skipped."""
+    from rag.cli.render import render_ingest
+    from rag.cli.runtime import stdout_console
+    from rag.services.ingest import ingest as core_ingest
+
+    with context() as ctx:
+        result = core_ingest(ctx, paths, fields=fields or [], full_text=full_text)
+    render_ingest(stdout_console(), result)
+
+
+@handle_errors
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    top_k: TopK = None,
+    as_json: AsJson = False,
+    since: Since = None,
+    until: Until = None,
+    lists: Lists = None,
+) -> None:
+    """Find the papers most relevant to QUERY (hybrid dense + BM25 retrieval)."""
+    from rag.cli.json_output import search_json
+    from rag.cli.render import render_search
+    from rag.services.read import search as core_search
+
+    with context() as ctx:
+        result = core_search(ctx, search_request(query, top_k, since, until, lists))
+    emit(as_json, result, search_json, render_search)
+
+
+@handle_errors
+def papers(as_json: AsJson = False) -> None:
+    """List the papers in the library."""
+    from rag.cli.json_output import listing_json
+    from rag.cli.render import render_papers
+    from rag.services.read import papers as core_papers
+
+    with context() as ctx:
+        listing = core_papers(ctx)
+    emit(as_json, listing, listing_json, render_papers)
+
+
+@handle_errors
+def show(
+    ref: Annotated[
+        str, typer.Argument(help="Paper id, citekey, or source reference such as 000_e22c73655386b99b.txt#7.")
+    ],
+    as_json: AsJson = False,
+) -> None:
+    """Show one paper in full."""
+    from rag.cli.json_output import show_json
+    from rag.cli.render import render_paper
+    from rag.services.read import show as core_show
+
+    with context() as ctx:
+        view = core_show(ctx, ref)
+    emit(as_json, view, show_json, render_paper)
+
+
+@handle_errors
+def reindex() -> None:
+    """Rebuild the vector index from the saved papers (after a crash, or to change model)."""
+    from rag.services.ingest import reindex as core_reindex
+
+    with context() as ctx:
+        result = core_reindex(ctx)
+    typer.echo(f"reindexed {result.papers} papers")
+
+
+@handle_errors
+def eval_command(
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="A labelled question file (JSONL: {question, relevant: {id|citekey|file#n: grade}}) "
+            "or a BEIR folder (corpus.jsonl, queries.jsonl, qrels/SPLIT.tsv)."
+        ),
+    ],
+    methods: Annotated[
+        list[str] | None,
+        typer.Option("--method", "-m", help="hybrid, dense or lexical; repeat to compare [default: hybrid]."),
+    ] = None,
+    split: Annotated[str, typer.Option("--split", help="BEIR qrels split.")] = "test",
+    as_json: AsJson = False,
+) -> None:
+    """Retrieval quality (nDCG@10, recall@10, recall@100, MRR@10) on labelled questions.
+
+    A BEIR folder is ingested into its own collection (eval-NAME), reused by later runs.
+    """
+    from rag.cli.json_output import eval_json
+    from rag.cli.render import render_eval
+    from rag.errors import InputError
+    from rag.records import Method
+    from rag.services.evaluation import evaluate_retrieval
+    from rag.services.requests import EvalRequest
+
+    try:
+        chosen = [Method(m.strip().lower()) for m in methods or ["hybrid"]]
+    except ValueError:
+        raise InputError(f"unknown --method in {methods}; choose from {', '.join(m.value for m in Method)}") from None
+    with context() as ctx:
+        run = evaluate_retrieval(ctx, EvalRequest(path, list(dict.fromkeys(chosen)), split))
+    emit(as_json, run, eval_json, render_eval)
+
+
+@handle_errors
+def collections(as_json: AsJson = False) -> None:
+    """List the libraries (collections): papers, vectors and embedding model of each."""
+    from rag.cli.json_output import collections_json
+    from rag.cli.render import render_collections
+    from rag.services.manage import collections as core_collections
+
+    with context() as ctx:
+        found = core_collections(ctx)
+    emit(as_json, found, collections_json, render_collections)
+
+
+@handle_errors
+def remove(
+    refs: Annotated[list[str], typer.Argument(help="Paper ids, citekeys or file#n sources.")],
+) -> None:
+    """Remove papers from the library (nothing is removed if any of them is unknown)."""
+    from rag.services.manage import remove as core_remove
+
+    with context() as ctx:
+        result = core_remove(ctx, refs)
+    typer.echo(f"removed {len(result.removed)} papers: {', '.join(p.citekey for p in result.removed)}")
+
+
+@handle_errors
+def export(
+    export_format: Annotated[str, typer.Option("--format", help="bibtex or jsonl.")] = "bibtex",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+) -> None:
+    """Export the library: BibTeX (your own entries where papers came from a .bib) or JSONL."""
+    from rag.errors import InputError
+    from rag.services.manage import export as core_export
+
+    with context() as ctx:
+        text = core_export(ctx, export_format)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {output}: {exc.strerror or exc}") from None
+    typer.echo(f"wrote {output}", err=True)
+
+
+@handle_errors
+def doctor(as_json: AsJson = False) -> None:
+    """What is configured, what is reachable, what is missing, with the fix on each line."""
+    from rag.cli.json_output import doctor_json
+    from rag.cli.render import render_doctor
+    from rag.services.doctor import diagnose
+
+    with context() as ctx:
+        report = diagnose(ctx)
+    emit(as_json, report, doctor_json, render_doctor)
+    if not report.healthy:
+        raise typer.Exit(1)

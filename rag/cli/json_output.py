@@ -1,0 +1,107 @@
+"""The ``--json`` contracts of DESIGN.md, as plain dicts: one typed function per result type."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from rag.evaluation.metrics import EvalReport
+from rag.records import Hit, Paper
+from rag.services.results import Collections, DoctorReport, EvalRun, Listing, PaperView, SearchResult
+from rag.writing.answer import Answer
+
+
+def hit_json(hit: Hit) -> dict[str, Any]:
+    paper = hit.paper
+    return {
+        "id": paper.id,
+        "rank": hit.rank,
+        "score": hit.score,
+        "title": paper.title,
+        "year": paper.year,
+        "citekey": paper.citekey,
+        "text": paper.text,
+        "sources": paper.sources,
+        # The full-text passage that matched best, when it beat the abstract (PDFs ingested with full text).
+        "passage": asdict(hit.passage) if hit.passage else None,
+    }
+
+
+def search_json(result: SearchResult) -> dict[str, Any]:
+    return {"query": result.query, "hits": [hit_json(h) for h in result.hits]}
+
+
+def answer_json(answer: Answer) -> dict[str, Any]:
+    return {
+        "question": answer.question,
+        "answer": answer.text,
+        "mode": answer.mode.value,
+        "citations": [
+            {
+                "n": c.n,
+                "id": c.paper.id,
+                "title": c.paper.title,
+                "citekey": c.paper.citekey,
+                "first_author": c.paper.first_author,
+                "year": c.paper.year,
+                "arxiv": c.paper.arxiv,
+                "sources": c.paper.sources,
+            }
+            for c in answer.citations
+        ],
+        "hits": [hit_json(h) for h in answer.hits],
+        "sentences": [
+            {
+                "text": s.text,
+                "citations": s.citations,
+                "support": s.support.value if s.support else None,
+                "score": s.score,
+            }
+            for s in answer.sentences
+        ],
+        "removed_citations": answer.removed_citations,
+        "uncited": [{"id": p.id, "title": p.title, "citekey": p.citekey} for p in answer.uncited],
+        "model": answer.model,
+        "usage": asdict(answer.usage) if answer.usage else None,
+    }
+
+
+def paper_json(paper: Paper) -> dict[str, Any]:
+    return paper.to_dict()
+
+
+def listing_json(listing: Listing) -> dict[str, Any]:
+    # A listing counts each paper's full-text passages; `show --json` gives them.
+    return {
+        "papers": [{**paper_json(p), "passages": len(p.passages)} for p in listing.papers],
+        "lists": [s.to_dict() for s in listing.lists],
+    }
+
+
+def show_json(view: PaperView) -> dict[str, Any]:
+    return {**paper_json(view.paper), "list_subjects": {s.file: s.subject for s in view.lists}}
+
+
+def eval_report_json(report: EvalReport) -> dict[str, Any]:
+    return {
+        "metrics": report.metrics,
+        "questions": [
+            {"query_id": q.query_id, "question": q.question, "ranked": q.ranked, "metrics": q.metrics}
+            for q in report.questions
+        ],
+    }
+
+
+def eval_json(run: EvalRun) -> dict[str, Any]:
+    """One method: the report itself; several: {"methods": {name: report}}."""
+    if len(run.reports) == 1:
+        return eval_report_json(next(iter(run.reports.values())))
+    return {"methods": {name: eval_report_json(report) for name, report in run.reports.items()}}
+
+
+def doctor_json(report: DoctorReport) -> dict[str, Any]:
+    return {"healthy": report.healthy, "checks": [asdict(check) for check in report.checks]}
+
+
+def collections_json(found: Collections) -> dict[str, Any]:
+    return {"collections": [asdict(info) for info in found.collections]}

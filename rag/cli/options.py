@@ -1,0 +1,58 @@
+"""Options shared by several commands, declared once (typer needs each in every signature)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from rag.cli.runtime import settings
+
+if TYPE_CHECKING:
+    from rag.services.requests import SearchRequest
+
+
+class Verify(StrEnum):
+    OFFLINE = "offline"
+    LLM = "llm"
+
+
+class Format(StrEnum):
+    MARKDOWN = "markdown"
+    LATEX = "latex"
+
+
+TopK = Annotated[int | None, typer.Option("-k", "--top-k", help="Number of papers to retrieve [default: 5].")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+Since = Annotated[int | None, typer.Option("--since", help="Only papers from this year on.")]
+Until = Annotated[int | None, typer.Option("--until", help="Only papers up to this year.")]
+Lists = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--list", help="Only papers from this seed list (file name, its prefix, or words of its subject). Repeatable."
+    ),
+]
+Model = Annotated[
+    str | None, typer.Option("--model", help="Model name, e.g. gpt-4o-mini or llama3.1 [env: RAG_LLM_MODEL].")
+]
+BaseUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--base-url", help="OpenAI-compatible server, e.g. http://localhost:11434/v1 [env: RAG_LLM_BASE_URL]."
+    ),
+]
+NoLlm = Annotated[bool, typer.Option("--no-llm", help="Do not call a model: extractive answer or outline.")]
+NoCache = Annotated[bool, typer.Option("--no-cache", help="Ask the model again instead of reusing a cached answer.")]
+VerifyOption = Annotated[
+    Verify, typer.Option("--verify", help="How cited sentences are checked: offline (similarity) or llm (model judge).")
+]
+
+
+def search_request(
+    query: str, top_k: int | None, since: int | None, until: int | None, lists: list[str] | None
+) -> SearchRequest:
+    from rag.services.requests import SearchRequest
+
+    resolved = settings()
+    return SearchRequest(query, resolved.top_k if top_k is None else top_k, since, until, lists or [])

@@ -1,0 +1,216 @@
+"""Human output with rich. Part of the CLI: core modules never import this.
+
+Abstracts are untrusted text: they are shown as ``Text`` (never parsed as rich
+markup) with control characters removed, so '[red]' or an ANSI escape inside an
+abstract prints literally and cannot restyle the terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from rag.records import Paper
+from rag.services.results import Collections, DoctorReport, EvalRun, IngestResult, Listing, PaperView, SearchResult
+from rag.writing.answer import Answer, AnswerMode, Support
+
+SNIPPET_CHARS = 220
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+
+
+def clean(text: str) -> str:
+    """Drop ANSI sequences and control/format characters (zero-width included), keep newlines."""
+    text = _ANSI.sub("", text)
+    return "".join(ch for ch in text if ch == "\n" or unicodedata.category(ch) not in ("Cc", "Cf"))
+
+
+def _short(text: str, limit: int = SNIPPET_CHARS) -> str:
+    text = clean(text)
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def reference_line(paper: Paper) -> Text:
+    parts = [clean(paper.display_title)]
+    if paper.first_author:
+        parts.append(clean(paper.first_author))
+    if paper.year:
+        parts.append(str(paper.year))
+    if paper.arxiv:
+        parts.append(f"arXiv:{clean(paper.arxiv)}")
+    line = Text(", ".join(parts))
+    line.append(f"  [{clean(paper.citekey)}]", style="dim")
+    return line
+
+
+def render_search(console: Console, result: SearchResult) -> None:
+    if not result.hits:
+        console.print(Text(f"No papers match '{clean(result.query)}'."))
+        return
+    for hit in result.hits:
+        paper = hit.paper
+        head = Text(f"{hit.rank:>2}. ", style="bold")
+        head.append(clean(paper.display_title), style="bold cyan")
+        head.append(f"  {paper.year or 'n.d.'}  {clean(paper.citekey)}  score {hit.score:.3f}", style="dim")
+        console.print(head)
+        if hit.passage is not None:
+            console.print(Text(f"    {hit.passage.where}: " + _short(hit.passage.text)))
+        else:
+            console.print(Text("    " + _short(paper.text)))
+        console.print(Text("    " + clean(", ".join(paper.sources)), style="dim"))
+
+
+def render_references(console: Console, answer: Answer) -> None:
+    if not answer.citations:
+        return
+    console.print()
+    console.print(Text("References", style="bold"))
+    for citation in answer.citations:
+        line = Text(f"[{citation.n}] ")
+        line.append_text(reference_line(citation.paper))
+        console.print(line)
+
+
+def render_checks(console: Console, answer: Answer) -> None:
+    """What the citation check found: invented numbers, unsupported sentences, uncited papers."""
+    if answer.removed_citations:
+        numbers = ", ".join(f"[{n}]" for n in answer.removed_citations)
+        console.print(Text(f"removed citations to sources that were not given: {numbers}", style="yellow"))
+    checked = [s for s in answer.sentences if s.support not in (None, Support.UNCITED)]
+    if answer.mode is AnswerMode.LLM and checked:
+        labels = (Support.SUPPORTED, Support.WEAK, Support.UNSUPPORTED)
+        counts = {label: sum(1 for s in checked if s.support is label) for label in labels}
+        summary = ", ".join(f"{count} {label.value}" for label, count in counts.items())
+        console.print(Text(f"citation check: {len(checked)} cited sentences: {summary}", style="dim"))
+        for sentence in checked:
+            if sentence.support is Support.UNSUPPORTED:
+                console.print(Text(f"  unsupported by its sources: {clean(sentence.text)}", style="yellow"))
+    if answer.uncited:
+        titles = "; ".join(clean(p.display_title) for p in answer.uncited)
+        console.print(Text(f"relevant but not cited: {titles}", style="dim"))
+
+
+def render_usage(console: Console, answer: Answer) -> None:
+    usage = answer.usage
+    if usage is None:
+        return
+    tokens = f"{usage.prompt_tokens:,} prompt + {usage.completion_tokens:,} completion tokens"
+    if usage.estimated:
+        tokens += " (estimated)"
+    price = "cost unknown (set RAG_LLM_PRICES)" if usage.cost_usd is None else f"${usage.cost_usd:.4f}"
+    cached = f", {usage.cached_calls} of {usage.calls} calls from cache" if usage.cached_calls else ""
+    console.print(Text(f"{answer.model}: {tokens}, {price}{cached}", style="dim"))
+
+
+def render_answer(console: Console, answer: Answer) -> None:
+    style = "yellow" if answer.mode is AnswerMode.INSUFFICIENT else ""
+    console.print(Text(clean(answer.text), style=style))
+    render_references(console, answer)
+    render_checks(console, answer)
+    if answer.mode is AnswerMode.EXTRACTIVE:
+        console.print(Text("(extractive answer: quoted from the papers found, no language model)", style="dim"))
+    render_usage(console, answer)
+
+
+def render_latex(console: Console, answer: Answer, latex: str) -> None:
+    """LaTeX goes to stdout as plain text (pasteable); notes go to stderr."""
+    console.print(Text(latex), soft_wrap=True)
+    notes = Console(stderr=True, highlight=False)
+    render_checks(notes, answer)
+    render_usage(notes, answer)
+
+
+def render_papers(console: Console, listing: Listing) -> None:
+    table = Table(show_lines=False, header_style="bold")
+    for column in ("citekey", "year", "title", "sources"):
+        table.add_column(column, overflow="fold")
+    for paper in listing.papers:
+        table.add_row(
+            Text(clean(paper.citekey)),
+            str(paper.year or ""),
+            Text(clean(paper.display_title)),
+            Text(clean(", ".join(paper.sources))),
+        )
+    console.print(table)
+    console.print(Text(f"{len(listing.papers)} papers from {len(listing.lists)} lists", style="dim"))
+
+
+def render_paper(console: Console, view: PaperView) -> None:
+    paper = view.paper
+    rows = Table.grid(padding=(0, 2))
+    rows.add_column(style="bold")
+    rows.add_column()
+    rows.add_row("id", Text(clean(paper.id)))
+    rows.add_row("citekey", Text(clean(paper.citekey)))
+    rows.add_row("authors", Text(clean("; ".join(paper.authors)) or "unknown"))
+    rows.add_row("year", str(paper.year or "unknown"))
+    rows.add_row("arXiv", Text(clean(paper.arxiv or "unknown")))
+    rows.add_row("sources", Text(clean(", ".join(paper.sources))))
+    for seed_list in view.lists:
+        rows.add_row("related to", Text(clean(seed_list.subject)))
+    body = Text(clean(paper.text))
+    if paper.truncated:
+        body.append("\n(abstract cut short in the source)", style="dim")
+    if paper.passages:
+        pages = {p.page for p in paper.passages if p.page is not None}
+        body.append(
+            f"\n\nfull text: {len(paper.passages)} passages from {len(pages)} pages, searched with it", style="dim"
+        )
+    console.print(Panel(Group(rows, Text(), body), title=Text(clean(paper.display_title)), title_align="left"))
+
+
+def render_ingest(console: Console, result: IngestResult) -> None:
+    console.print(
+        Text(
+            f"{result.files_read} files read, {result.papers_found} papers"
+            + (f" ({result.passages_found} full-text passages)" if result.passages_found else "")
+            + f": {result.added} added, "
+            f"{result.updated} updated, {result.unchanged} unchanged"
+            + (f", {result.removed} replaced by new versions" if result.removed else "")
+            + f"; library now has {result.total_papers} papers"
+        ),
+        soft_wrap=True,  # one summary line, whatever the terminal width
+    )
+
+
+def render_eval(console: Console, run: EvalRun) -> None:
+    first = next(iter(run.reports.values()))
+    title = f"{run.dataset}: {len(first.questions)} questions, {run.documents} documents (collection {run.collection})"
+    table = Table(title=title, header_style="bold")
+    table.add_column("method")
+    names = list(first.metrics)
+    for name in names:
+        table.add_column(name, justify="right")
+    for method, report in run.reports.items():
+        table.add_row(method, *(f"{report.metrics[name]:.3f}" for name in names))
+    console.print(table)
+
+
+def render_doctor(console: Console, report: DoctorReport) -> None:
+    styles = {"ok": "green", "warn": "yellow", "fail": "bold red", "info": "dim"}
+    for check in report.checks:
+        line = Text(f"{check.status.value:>4}  ", style=styles[check.status.value])
+        line.append(f"{check.name}: ", style="bold")
+        line.append(clean(check.detail))
+        if check.fix:
+            line.append(f" -> {clean(check.fix)}", style="yellow")
+        console.print(line, soft_wrap=True)  # one check, one line (greppable)
+
+
+def render_collections(console: Console, found: Collections) -> None:
+    infos = found.collections
+    if not infos:
+        console.print(Text("No libraries yet: the first command indexes the bundled corpus into 'papers'."))
+        return
+    table = Table(header_style="bold")
+    for column in ("collection", "papers", "vectors", "embedding model"):
+        table.add_column(column)
+    for info in infos:
+        papers = "" if info.papers is None else str(info.papers)
+        vectors = "" if info.vectors is None else str(info.vectors)
+        table.add_row(Text(clean(info.name)), papers, vectors, Text(clean(info.model or "")))
+    console.print(table)

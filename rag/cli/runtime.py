@@ -1,0 +1,170 @@
+"""What every command shares at run time: global state, consoles, notices, error handling,
+progress bars, and the Context each command hands to its service.
+
+Imports of the core are deferred into each command so ``rag --help`` stays fast
+(chromadb alone takes seconds to import).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from rag.config import Settings
+    from rag.services.context import Context
+
+F = TypeVar("F", bound=Callable[..., Any])
+# Indexing fewer items than this finishes before a bar would be readable.
+PROGRESS_MIN_ITEMS = 64
+
+
+class State:
+    data_dir: Path | None = None
+    collection: str | None = None
+    debug: bool = False
+
+
+STATE = State()
+
+
+def stderr_console() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+def stdout_console() -> Console:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)
+
+
+def notify(message: str) -> None:
+    from rich.text import Text
+
+    from rag.cli.render import clean
+
+    stderr_console().print(Text(clean(safe(message)), style="dim"), soft_wrap=True)
+
+
+def safe(message: str) -> str:
+    """The message with every configured key masked (errors must never print a key)."""
+    from rag.redaction import configured_secrets, redact
+
+    try:
+        secrets = configured_secrets(settings())
+    except Exception:  # settings themselves may be what is broken
+        secrets = []
+    return redact(message, secrets)
+
+
+def handle_errors(command: F) -> F:
+    """Turn a ``RagError`` into one line and exit 1; other errors are bugs (traceback with --debug)."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from rag.errors import RagError
+
+        try:
+            return command(*args, **kwargs)
+        except RagError as exc:
+            typer.echo(f"error: {safe(str(exc))}", err=True)
+            raise typer.Exit(1) from None
+        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            if STATE.debug:
+                raise
+            typer.echo(
+                f"internal error: {type(exc).__name__}: {safe(str(exc))} (rerun with --debug for the traceback)",
+                err=True,
+            )
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+class ProgressBar:
+    """A rich progress bar on stderr, started only when there is enough work to watch."""
+
+    def __init__(self) -> None:
+        self._progress: Any = None
+        self._tasks: dict[str, Any] = {}
+
+    def __call__(self, what: str, done: int, total: int) -> None:
+        if total < PROGRESS_MIN_ITEMS:
+            return
+        if self._progress is None:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            self._progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
+                TimeRemainingColumn(),
+                console=stderr_console(),
+                transient=True,
+            )
+            self._progress.start()
+        if what not in self._tasks:
+            self._tasks[what] = self._progress.add_task(what, total=total, rate="")
+        task_id = self._tasks[what]
+        self._progress.update(task_id, completed=done)
+        speed = self._progress.tasks[task_id].speed
+        if speed:
+            self._progress.update(task_id, rate=f"{speed:.1f} docs/s")
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+def settings(**overrides: Any) -> Settings:
+    from rag.config import load_settings
+
+    return load_settings(data_dir=STATE.data_dir, collection=STATE.collection, **overrides)
+
+
+@contextmanager
+def context(**overrides: Any) -> Iterator[Context]:
+    """The Context a command passes to its service: settings (flags win), notices and a progress bar."""
+    from rag.services.context import Context
+
+    bar = ProgressBar()
+    try:
+        yield Context(settings(**overrides), notify=notify, progress=bar)
+    finally:
+        bar.close()
+
+
+def print_json(payload: Any) -> None:
+    typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+
+
+T = TypeVar("T")
+
+
+def emit(
+    as_json: bool, result: T, to_json: Callable[[T], dict[str, Any]], render: Callable[[Console, T], None]
+) -> None:
+    """Print ``result`` as one JSON object (rag.cli.json_output) or for people (rag.cli.render)."""
+    if as_json:
+        print_json(to_json(result))
+    else:
+        render(stdout_console(), result)

@@ -1,0 +1,194 @@
+"""The writing commands: ask, summarize, draft (with or without a language model)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+from rag.cli.options import (
+    AsJson,
+    BaseUrl,
+    Format,
+    Lists,
+    Model,
+    NoCache,
+    NoLlm,
+    Since,
+    TopK,
+    Until,
+    Verify,
+    VerifyOption,
+    search_request,
+)
+from rag.cli.runtime import context, emit, handle_errors, notify, print_json, stdout_console
+
+if TYPE_CHECKING:
+    from rag.llm.types import OnToken
+    from rag.services.context import Context
+    from rag.services.requests import WritingOptions
+    from rag.writing.answer import Answer
+
+R = TypeVar("R")
+
+
+class LiveText:
+    """Shows tokens as they stream (terminal only); replaced by the checked answer at the end."""
+
+    def __init__(self) -> None:
+        self.console = stdout_console()
+        self._live: Any = None
+        self._text = ""
+
+    def __call__(self, token: str) -> None:
+        if not self.console.is_terminal:
+            return
+        from rich.live import Live
+        from rich.text import Text
+
+        from rag.cli.render import clean
+
+        self._text += token
+        if self._live is None:
+            self._live = Live(console=self.console, transient=True, auto_refresh=False)
+            self._live.start()
+        self._live.update(Text(clean(self._text), style="dim"), refresh=True)
+
+    def close(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+
+
+def _write(
+    core: Callable[[Context, R, WritingOptions, OnToken | None], Answer],
+    request: R,
+    options: WritingOptions,
+    overrides: dict[str, Any],
+    as_json: bool,
+) -> Answer:
+    """Run a writing service with the stream shown live (not for --json) and the usual notices."""
+    live = None if as_json else LiveText()
+    try:
+        with context(**overrides) as ctx:
+            return core(ctx, request, options, live)
+    finally:
+        if live:
+            live.close()
+
+
+def _options(no_llm: bool, no_cache: bool, verify: Verify, long: bool = False) -> WritingOptions:
+    from rag.services.requests import WritingOptions
+
+    return WritingOptions(use_llm=not no_llm, long=long, verify_llm=verify is Verify.LLM, cache=not no_cache)
+
+
+def _show_answer(as_json: bool, answer: Answer) -> None:
+    from rag.cli.json_output import answer_json
+    from rag.cli.render import render_answer
+
+    emit(as_json, answer, answer_json, render_answer)
+
+
+@handle_errors
+def ask(
+    question: Annotated[str, typer.Argument(help='A question, e.g. "which works target heterogeneous GPUs?"')],
+    top_k: TopK = None,
+    as_json: AsJson = False,
+    since: Since = None,
+    until: Until = None,
+    lists: Lists = None,
+    model: Model = None,
+    base_url: BaseUrl = None,
+    no_llm: NoLlm = False,
+    long: Annotated[bool, typer.Option("--long", help="A paragraph instead of a short answer.")] = False,
+    verify: VerifyOption = Verify.OFFLINE,
+    no_cache: NoCache = False,
+) -> None:
+    """Answer QUESTION from the library; every sentence cites the papers it comes from.
+
+    With a model (RAG_LLM_MODEL or --model) the answer is written by it and every
+    citation is checked; without one it is extractive (quoted from the abstracts).
+    """
+    from rag.services.writing import ask as core_ask
+
+    request = search_request(question, top_k, since, until, lists)
+    overrides = {"llm_model": model, "llm_base_url": base_url}
+    _show_answer(as_json, _write(core_ask, request, _options(no_llm, no_cache, verify, long), overrides, as_json))
+
+
+@handle_errors
+def summarize(
+    query: Annotated[
+        str | None, typer.Argument(help="Topic; omit it to summarize a --list or the whole library.")
+    ] = None,
+    lists: Lists = None,
+    max_papers: Annotated[int, typer.Option("--max", help="At most this many papers.")] = 40,
+    as_json: AsJson = False,
+    model: Model = None,
+    base_url: BaseUrl = None,
+    no_llm: NoLlm = False,
+    verify: VerifyOption = Verify.OFFLINE,
+    no_cache: NoCache = False,
+) -> None:
+    """A cited summary of the papers on a topic or in a seed list, grouped by theme.
+
+    Without a model: a themed outline (papers grouped by similarity, every paper cited).
+    """
+    from rag.services.requests import SummaryRequest
+    from rag.services.writing import summarize as core_summarize
+
+    request = SummaryRequest(query, lists or [], max_papers)
+    overrides = {"llm_model": model, "llm_base_url": base_url}
+    _show_answer(as_json, _write(core_summarize, request, _options(no_llm, no_cache, verify), overrides, as_json))
+
+
+@handle_errors
+def draft(
+    topic: Annotated[str, typer.Argument(help="What the related-work section is about.")],
+    cite: Annotated[
+        list[str] | None, typer.Option("--cite", help="A paper that must be cited (id, citekey or file#n). Repeatable.")
+    ] = None,
+    max_papers: Annotated[int, typer.Option("--max", help="At most this many papers.")] = 8,
+    output_format: Annotated[
+        Format, typer.Option("--format", help="markdown ([n] + references) or latex (\\cite).")
+    ] = (Format.MARKDOWN),
+    bib: Annotated[Path | None, typer.Option("--bib", help="Write BibTeX entries of the cited papers here.")] = None,
+    as_json: AsJson = False,
+    model: Model = None,
+    base_url: BaseUrl = None,
+    no_llm: NoLlm = False,
+    verify: VerifyOption = Verify.OFFLINE,
+    no_cache: NoCache = False,
+) -> None:
+    """Draft related-work paragraphs on TOPIC, every sentence cited, ready for a paper."""
+    from rag.errors import InputError
+    from rag.services.requests import DraftRequest
+    from rag.services.writing import draft as core_draft
+
+    request = DraftRequest(topic, cite or [], max_papers)
+    overrides = {"llm_model": model, "llm_base_url": base_url}
+    answer = _write(core_draft, request, _options(no_llm, no_cache, verify), overrides, as_json)
+    if bib is not None and not answer.citations:
+        notify(f"nothing cited, so {bib} was not written")
+    elif bib is not None:
+        from rag.writing.bibliography import bibtex
+
+        try:
+            bib.write_text(bibtex([c.paper for c in answer.citations]), encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot write {bib}: {exc.strerror or exc}") from None
+    if output_format is not Format.LATEX:
+        _show_answer(as_json, answer)
+        return
+    from rag.writing.latex import to_latex
+
+    if as_json:
+        from rag.cli.json_output import answer_json
+
+        print_json({**answer_json(answer), "latex": to_latex(answer)})
+        return
+    from rag.cli.render import render_latex
+
+    render_latex(stdout_console(), answer, to_latex(answer))

@@ -1,0 +1,109 @@
+"""all-MiniLM-L6-v2 (the model behind Chroma's default embedding function), run directly with onnxruntime.
+
+Inputs are sorted by length and padded per batch instead of to 256 tokens,
+which gives the same vectors (mean pooling ignores padding) several times faster.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rag.config import DEFAULT_EMBED_MODEL
+from rag.embed.types import Vectors
+from rag.errors import ModelUnavailableError
+from rag.records import ProgressFn
+
+if TYPE_CHECKING:
+    import onnxruntime
+
+MODEL_FILES = (
+    "config.json",
+    "model.onnx",
+    "special_tokens_map.json",
+    "tokenizer_config.json",
+    "tokenizer.json",
+    "vocab.txt",
+)
+# sentence-transformers' max_seq_length for all-MiniLM-L6-v2, which Chroma keeps.
+MAX_TOKENS = 256
+# Small batches measured fastest on 2 cores (benchmarks/ingest_speed.py).
+EMBED_BATCH_SIZE = 8
+VECTOR_SIZE = 384
+
+
+def model_files_dir(folder: Path) -> Path | None:
+    """The folder holding the six model files: ``folder/onnx`` (Chroma's layout) or ``folder``."""
+    for candidate in (folder / "onnx", folder):
+        if all((candidate / name).is_file() for name in MODEL_FILES):
+            return candidate
+    return None
+
+
+class OnnxMiniLM:
+    """all-MiniLM-L6-v2 from a folder of ONNX files, loaded on first use."""
+
+    def __init__(self, files_dir: Path, batch_size: int = EMBED_BATCH_SIZE) -> None:
+        self.name = DEFAULT_EMBED_MODEL
+        self.files_dir = files_dir
+        self.batch_size = batch_size
+        self._session: onnxruntime.InferenceSession | None = None
+        self._tokenizer: Any = None
+
+    def _load(self) -> tuple[onnxruntime.InferenceSession, Any]:
+        if self._session is None:
+            try:
+                self._session, self._tokenizer = self._open()
+            except Exception as exc:  # onnxruntime and tokenizers raise their own types
+                raise ModelUnavailableError(
+                    f"cannot load the embedding model from {self.files_dir} ({type(exc).__name__}: {exc}); "
+                    "fix RAG_EMBED_MODEL_DIR, or set RAG_EMBED_MODEL=none for lexical search only"
+                ) from None
+        return self._session, self._tokenizer
+
+    def _open(self) -> tuple[onnxruntime.InferenceSession, Any]:
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(str(self.files_dir / "tokenizer.json"))
+        tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        options = onnxruntime.SessionOptions()
+        options.log_severity_level = 3
+        options.intra_op_num_threads = os.cpu_count() or 1
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        session = onnxruntime.InferenceSession(
+            str(self.files_dir / "model.onnx"),
+            sess_options=options,
+            providers=["CPUExecutionProvider"],
+        )
+        return session, tokenizer
+
+    def embed(self, texts: Sequence[str], progress: ProgressFn | None = None) -> Vectors:
+        session, tokenizer = self._load()
+        # Length-sorted batches keep per-batch padding short.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.zeros((len(texts), VECTOR_SIZE), dtype=np.float32)
+        done = 0
+        for start in range(0, len(order), self.batch_size):
+            batch = order[start : start + self.batch_size]
+            encoded = tokenizer.encode_batch([texts[i] for i in batch])
+            ids = np.array([e.ids for e in encoded], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+            hidden = session.run(
+                None,
+                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+            )[0]
+            weights = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            norms[norms == 0] = 1e-12
+            out[batch] = pooled / norms
+            done += len(batch)
+            if progress:
+                progress("embedding", done, len(texts))
+        return out

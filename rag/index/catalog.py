@@ -1,0 +1,164 @@
+"""The papers themselves, kept apart from Chroma so the index can always be rebuilt.
+
+Chroma 1.5 can lose data after a kill mid-upsert and purges its own write log;
+this file (text, metadata, content-hash id per paper) is the source of truth
+for ``rag reindex`` in embedded mode.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rag.corpus.identity import assign_citekeys, resolve_key_clashes
+from rag.corpus.merging import TwinFinder, merge_paper, merge_twin, read_from_pdf
+from rag.errors import StoreError
+from rag.records import Paper, SeedList
+
+CATALOG_FORMAT = 1
+CATALOG_FILE = "papers.json"
+BACKUP_SUFFIX = ".bak"
+CORRUPT_SUFFIX = ".corrupt"
+
+
+@dataclass
+class UpsertReport:
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Catalog:
+    papers: dict[str, Paper] = field(default_factory=dict)
+    lists: dict[str, SeedList] = field(default_factory=dict)
+
+    def upsert(
+        self, papers: Iterable[Paper], lists: Iterable[SeedList] = (), replace_files: Iterable[str] = ()
+    ) -> UpsertReport:
+        """Merge ``papers`` in. Files in ``replace_files`` are read again: what they said before is
+        forgotten first, so an edited abstract replaces its old version instead of joining it."""
+        report = UpsertReport()
+        before = {pid: paper.to_dict() for pid, paper in self.papers.items()}
+        replaced = set(replace_files)
+        if replaced:
+            for paper in self.papers.values():
+                paper.sources = [s for s in paper.sources if source_file(s) not in replaced]
+                paper.lists = [name for name in paper.lists if name not in replaced]
+        for seed_list in lists:
+            self.lists[seed_list.file] = seed_list
+        incoming = {paper.id: paper for paper in papers}
+        twins = TwinFinder(self.papers.values())
+        read_again: set[str] = set(incoming)  # ids of the papers this read touched
+        for paper in incoming.values():
+            known = self.papers.get(paper.id) or twins.find(paper)
+            # A paper whose sources were all just forgotten is being read again, not met in another file.
+            other_file = known is not None and bool(known.sources) and read_from_pdf(known) != read_from_pdf(paper)
+            if known is not None and (known.id != paper.id or other_file):
+                merge_twin(known, paper)  # the same paper from its PDF and from an entry: one paper
+                read_again.add(known.id)
+                continue
+            merge_paper(self.papers, paper)
+            if known is None:
+                twins.add(paper)
+        for pid, paper in list(self.papers.items()):
+            if pid in before and not paper.sources and before[pid]["sources"]:
+                del self.papers[pid]
+                report.removed.append(pid)
+            elif pid not in before:
+                report.added.append(pid)
+            elif paper.to_dict() != before[pid]:
+                report.updated.append(pid)
+            elif pid in read_again:
+                report.unchanged.append(pid)
+        report.warnings = resolve_key_clashes(self.papers.values(), set(report.added))
+        assign_citekeys(self.papers.values())
+        return report
+
+    def ordered(self) -> list[Paper]:
+        """Papers in a stable, readable order: by first source, then id."""
+        return sorted(self.papers.values(), key=_source_order)
+
+
+def source_file(source: str) -> str:
+    """'000_x.txt#7' -> '000_x.txt'."""
+    return source.rpartition("#")[0]
+
+
+def _source_order(paper: Paper) -> tuple[str, int, str]:
+    if not paper.sources:
+        return ("~", 0, paper.id)
+    file, _, entry = paper.sources[0].rpartition("#")
+    return (file, int(entry) if entry.isdigit() else 0, paper.id)
+
+
+class CatalogFile:
+    """JSON on disk, written atomically with the previous version kept as a backup."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.recovery_notice: str | None = None
+
+    @property
+    def backup(self) -> Path:
+        return self.path.with_name(self.path.name + BACKUP_SUFFIX)
+
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    def load(self) -> Catalog:
+        if not self.path.exists():
+            return Catalog()
+        try:
+            return self._parse(self.path)
+        except StoreError as damage:
+            if not self.backup.exists():
+                raise
+            catalog = self._parse(self.backup)
+            # Keep the damaged file for inspection; never let a later save back it up over the good copy.
+            kept = self.path.with_name(self.path.name + CORRUPT_SUFFIX)
+            try:
+                os.replace(self.path, kept)
+                shutil.copy2(self.backup, self.path)
+            except OSError:
+                raise damage from None
+            self.recovery_notice = (
+                f"{self.path} was damaged; restored the previous version ({len(catalog.papers)} papers) "
+                f"and kept the damaged file as {kept.name}; re-ingest anything added since"
+            )
+            return catalog
+
+    def _parse(self, path: Path) -> Catalog:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != CATALOG_FORMAT:
+                raise ValueError(f"unknown format {data.get('format')!r}")
+            papers = (Paper.from_dict(p) for p in data["papers"])
+            lists = (SeedList(**item) for item in data.get("lists", []))
+            return Catalog(papers={p.id: p for p in papers}, lists={s.file: s for s in lists})
+        except OSError as exc:
+            raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+        except (ValueError, KeyError, TypeError) as exc:
+            raise StoreError(f"{path} is corrupt ({exc}); move it away and re-run `rag ingest` on your files") from None
+
+    def save(self, catalog: Catalog) -> None:
+        payload = {
+            "format": CATALOG_FORMAT,
+            "lists": [s.to_dict() for s in catalog.lists.values()],
+            "papers": [p.to_dict() for p in catalog.ordered()],
+        }
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
+            if self.path.exists():
+                shutil.copy2(self.path, self.backup)
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            raise StoreError(f"cannot write {self.path}: {exc.strerror or exc}") from None

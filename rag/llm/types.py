@@ -1,0 +1,53 @@
+"""What the writing layer needs from a model: the ``ChatModel`` protocol, completions and usage.
+
+Imports nothing of rag: cheap, so result types can be rendered without loading a client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+# Local servers accept any key; the SDK insists on one.
+PLACEHOLDER_KEY = "not-needed"
+# A rough count when a server reports no usage (no tokenizer download offline).
+CHARS_PER_TOKEN = 4
+
+
+@dataclass
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+    cached_calls: int = 0
+    estimated: bool = False
+    cost_usd: float | None = 0.0
+
+    def add(self, other: Usage) -> None:
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.calls += other.calls
+        self.cached_calls += other.cached_calls
+        self.estimated = self.estimated or other.estimated
+        self.cost_usd = None if self.cost_usd is None or other.cost_usd is None else self.cost_usd + other.cost_usd
+
+
+@dataclass
+class Completion:
+    text: str
+    usage: Usage = field(default_factory=Usage)
+    cached: bool = False
+    attempts: int = 1
+
+
+OnToken = Callable[[str], None]
+
+
+class ChatModel(Protocol):
+    """What the generation layer needs from a model; tests may substitute their own."""
+
+    name: str
+
+    def complete(self, system: str, user: str, on_token: OnToken | None = None) -> Completion: ...

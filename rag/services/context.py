@@ -1,0 +1,75 @@
+"""What a command runs with: its settings, how it reports, and the external services it uses.
+
+The seams (embedder, chat model, Chroma client) are given here or built from the
+settings here, in one place; the layers below receive them and never build their
+own. Tests pass fakes that keep meaning (an embedder that still ranks similar text
+closer, a chat model that answers like a model) instead of patching modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rag.config import Settings
+from rag.embed.choice import EmbedderChoice, choose_embedder
+from rag.errors import InputError
+from rag.index.session import LibrarySession, open_library
+from rag.llm.types import ChatModel
+from rag.records import Notify, ProgressFn, silent
+from rag.services.requests import WritingOptions
+
+if TYPE_CHECKING:
+    from chromadb.api import ClientAPI
+
+
+@dataclass
+class Context:
+    settings: Settings
+    notify: Notify = silent
+    progress: ProgressFn | None = None
+    # None: chosen from the settings (local model files, Chroma's cache, an endpoint, or BM25 only).
+    embedder: EmbedderChoice | None = None
+    # None: an OpenAI-compatible client built from the settings when a command asks for a model.
+    chat: ChatModel | None = None
+    # None: connect as the settings say (embedded folder or RAG_CHROMA_URL).
+    chroma: ClientAPI | None = None
+
+    def embedding(self) -> EmbedderChoice:
+        if self.embedder is None:
+            self.embedder = choose_embedder(self.settings)
+        return self.embedder
+
+    @contextmanager
+    def open(self, *, bootstrap: bool = True, rebuild: bool = False, remote: bool = False) -> Iterator[LibrarySession]:
+        """The configured library, open for one command (see rag.index.session)."""
+        with open_library(
+            self.settings,
+            self.embedding(),
+            self.notify,
+            self.progress,
+            bootstrap=bootstrap,
+            rebuild=rebuild,
+            remote=remote,
+            client=self.chroma,
+        ) as library:
+            yield library
+
+    def chat_model(self, options: WritingOptions) -> ChatModel | None:
+        """The model a writing command uses, or None (extractive / outline). Config errors surface here, first."""
+        settings = self.settings
+        if options.use_llm and settings.llm_base_url and not settings.llm_enabled and self.chat is None:
+            raise InputError(f"a base URL ({settings.llm_base_url}) but no model: set RAG_LLM_MODEL or pass --model")
+        if not options.use_llm or (not settings.llm_enabled and self.chat is None):
+            if options.verify_llm:
+                raise InputError("--verify llm needs a model; set RAG_LLM_MODEL or pass --model")
+            return None
+        if self.chat is not None:
+            return self.chat
+        from rag.llm.cache import CACHE_DIR, ResponseCache
+        from rag.llm.chat import OpenAICompatibleChat
+
+        cache = ResponseCache(settings.data_dir / CACHE_DIR) if options.cache and settings.llm_cache else None
+        return OpenAICompatibleChat(settings, cache)

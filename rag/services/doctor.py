@@ -1,0 +1,160 @@
+"""`rag doctor`: what is configured, what is reachable, what is missing, and how to fix it.
+
+Read-only: it never downloads, writes or takes the data directory's lock.
+"""
+
+from __future__ import annotations
+
+import os
+
+from rag.config import Settings
+from rag.embed.choice import CHROMA_CACHE_DIR, choose_embedder, vector_collection
+from rag.embed.endpoint import ENDPOINT_MODEL_PREFIX
+from rag.embed.onnx import model_files_dir
+from rag.index.catalog import CATALOG_FILE
+from rag.index.lock import LOCK_FILE
+from rag.llm.cache import CACHE_DIR, ResponseCache
+from rag.llm.types import OPENAI_BASE_URL
+from rag.redaction import mask
+from rag.services.context import Context
+from rag.services.results import DoctorReport, Status
+
+# Seconds to wait for an endpoint or server to answer a health check.
+PROBE_TIMEOUT = 5.0
+# Endpoint model lists can be long; show this many.
+SHOWN_MODELS = 8
+
+
+def _data_dir(settings: Settings, report: DoctorReport) -> None:
+    folder = settings.data_dir
+    if not folder.exists():
+        report.add("data dir", Status.INFO, f"{folder} (created on first use)")
+        return
+    writable = os.access(folder, os.W_OK)
+    libraries = sorted(p.parent.name for p in folder.glob(f"*/{CATALOG_FILE}"))
+    detail = f"{folder}; libraries: {', '.join(libraries) or 'none yet'}"
+    if not writable:
+        report.add("data dir", Status.FAIL, detail, "make it writable or set RAG_DATA_DIR to another folder")
+        return
+    busy = ""
+    if (folder / LOCK_FILE).exists():
+        from filelock import FileLock, Timeout
+
+        lock = FileLock(str(folder / LOCK_FILE))
+        try:
+            lock.acquire(timeout=0)
+            lock.release()
+        except Timeout:
+            busy = " (another rag process is using it right now)"
+    report.add("data dir", Status.OK, detail + busy)
+
+
+def _collections(settings: Settings, report: DoctorReport) -> None:
+    from rag.index.chroma import CHROMA_SUBDIR, EMBED_MODEL_KEY, connect
+
+    where = settings.chroma_url or str(settings.data_dir / CHROMA_SUBDIR)
+    if not settings.chroma_url and not (settings.data_dir / CHROMA_SUBDIR).exists():
+        report.add("chroma", Status.INFO, f"{where}: no vector index yet")
+        return
+    try:
+        client = connect(settings.data_dir, settings.chroma_url)
+        rows = [
+            f"{c.name} ({c.count()} papers, {(c.metadata or {}).get(EMBED_MODEL_KEY, '?')})"
+            for c in client.list_collections()
+        ]
+    except Exception as exc:
+        fix = "start the server (chroma run --path DIR)" if settings.chroma_url else "run `rag reindex` to rebuild it"
+        report.add("chroma", Status.FAIL, f"{where}: {exc}", fix)
+        return
+    report.add("chroma", Status.OK, f"{where}: {'; '.join(rows) or 'no collections'}")
+
+
+def _embeddings(settings: Settings, report: DoctorReport) -> None:
+    if not settings.dense_enabled:
+        report.add("embeddings", Status.INFO, "off (RAG_EMBED_MODEL=none): BM25 only")
+        return
+    if settings.embed_base_url:
+        key = settings.embed_api_key.get_secret_value() if settings.embed_api_key else None
+        _endpoint("embeddings", settings.embed_base_url, settings.embed_model, key, report)
+        return
+    if settings.embed_model_dir is not None:
+        files = model_files_dir(settings.embed_model_dir)
+        if files is None:
+            report.add(
+                "embeddings",
+                Status.WARN,
+                f"no model files in {settings.embed_model_dir}: lexical search only",
+                "point RAG_EMBED_MODEL_DIR at the folder holding onnx/model.onnx and the tokenizer files",
+            )
+        else:
+            report.add("embeddings", Status.OK, f"{settings.embed_model} loaded from {files}")
+        return
+    files = model_files_dir(CHROMA_CACHE_DIR)
+    if files is not None:
+        report.add("embeddings", Status.OK, f"{settings.embed_model} cached in {files}")
+    else:
+        report.add(
+            "embeddings",
+            Status.WARN,
+            f"{settings.embed_model} not cached; it is downloaded on first use (needs internet)",
+            "offline: set RAG_EMBED_MODEL_DIR to a folder with the model files",
+        )
+
+
+def _endpoint(name: str, base_url: str, model: str | None, key: str | None, report: DoctorReport) -> None:
+    import openai
+
+    client = openai.OpenAI(base_url=base_url, api_key=key or "not-needed", max_retries=0, timeout=PROBE_TIMEOUT)
+    try:
+        models = [m.id for m in client.models.list()]
+    except openai.AuthenticationError:
+        report.add(name, Status.FAIL, f"{base_url} rejected the key (401)", "check the API key setting")
+        return
+    except Exception as exc:
+        report.add(
+            name, Status.FAIL, f"{base_url} does not answer ({type(exc).__name__})", "start the server or fix the URL"
+        )
+        return
+    listed = ", ".join(models[:SHOWN_MODELS]) + (" …" if len(models) > SHOWN_MODELS else "")
+    if model and models and model not in models:
+        report.add(name, Status.FAIL, f"{base_url} answers but has no '{model}' (has: {listed})", "pick one it has")
+        return
+    report.add(name, Status.OK, f"{base_url} answers; model '{model}'; serves: {listed or 'unlisted'}")
+
+
+def _llm(settings: Settings, report: DoctorReport) -> None:
+    base_url, key = settings.llm_credentials()
+    openai_key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+    if not settings.llm_enabled:
+        report.add("llm", Status.INFO, "none configured: ask is extractive, summarize/draft give outlines")
+    elif key is None and base_url is None:
+        report.add(
+            "llm", Status.FAIL, f"model '{settings.llm_model}' but no key", "set OPENAI_API_KEY or RAG_LLM_BASE_URL"
+        )
+    else:
+        _endpoint("llm", base_url or OPENAI_BASE_URL, settings.llm_model, key, report)
+    verb = "is" if settings.llm_enabled else "would be (once a model is configured)"
+    sent = f"{mask(key)} {verb} sent to {base_url or OPENAI_BASE_URL}" if key else "no key is sent"
+    if openai_key and base_url and key != openai_key:
+        sent += "; OPENAI_API_KEY is set but never sent to a custom base URL"
+    report.add("keys", Status.INFO, sent)
+
+
+def diagnose(ctx: Context) -> DoctorReport:
+    settings = ctx.settings
+    report = DoctorReport()
+    _data_dir(settings, report)
+    _collections(settings, report)
+    try:
+        choose_embedder(settings, download=None)  # read-only: never downloads, never writes a marker
+    except Exception as exc:  # a bad setting is itself a finding
+        report.add("embeddings", Status.FAIL, str(exc))
+    else:
+        _embeddings(settings, report)
+        model = f"{ENDPOINT_MODEL_PREFIX}{settings.embed_model}" if settings.embed_base_url else settings.embed_model
+        collection = vector_collection(settings.collection, model)
+        report.add("collection", Status.INFO, f"library '{settings.collection}' uses Chroma collection '{collection}'")
+    _llm(settings, report)
+    entries, size = ResponseCache(settings.data_dir / CACHE_DIR).size()
+    report.add("cache", Status.INFO, f"{entries} cached model answers, {size / 1024:.0f} KiB")
+    return report

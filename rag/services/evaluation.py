@@ -1,0 +1,76 @@
+"""`rag eval`: retrieval metrics for a labelled question file or a BEIR folder, one report per method."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from rag.errors import InputError, NotFoundError
+from rag.evaluation.beir import beir_ids, is_beir_folder, load_beir
+from rag.evaluation.metrics import LabelledQuestion, evaluate, load_questions
+from rag.index.session import LibrarySession
+from rag.records import Method
+from rag.services.context import Context
+from rag.services.requests import EvalRequest
+from rag.services.results import EvalRun
+
+# Rankings are kept this deep: recall@100 is the deepest reported metric.
+EVAL_DEPTH = 100
+MAX_COLLECTION_NAME = 63
+
+
+def _eval_collection(name: str) -> str:
+    """'scifact' -> 'eval-scifact': a benchmark never mixes with the user's own library."""
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-._") or "beir"
+    return f"eval-{cleaned}"[:MAX_COLLECTION_NAME]
+
+
+def _resolve_labels(library: LibrarySession, questions: Sequence[LabelledQuestion], path: Path) -> None:
+    """Turn each label key (id, citekey or source reference) into a paper id."""
+    for question in questions:
+        grades: dict[str, int] = {}
+        for key, grade in question.relevant.items():
+            try:
+                paper_id = library.paper(key).id
+            except NotFoundError:
+                raise InputError(
+                    f"{path}: question {question.query_id}: '{key}' is not in collection "
+                    f"'{library.settings.collection}' (labels are ids, citekeys or file#n sources)"
+                ) from None
+            grades[paper_id] = max(grade, grades.get(paper_id, 0))
+        question.relevant = grades
+
+
+def evaluate_retrieval(ctx: Context, request: EvalRequest) -> EvalRun:
+    """Retrieval metrics for a labelled question file or a BEIR folder, one report per method."""
+    if not request.path.exists():
+        raise InputError(f"no such file or folder: {request.path}")
+    beir = load_beir(request.path, request.split) if is_beir_folder(request.path) else None
+    if beir is not None:
+        settings = ctx.settings.model_copy(update={"collection": _eval_collection(beir.name)})
+        ctx = replace(ctx, settings=settings)
+    questions = beir.questions if beir is not None else load_questions(request.path)
+    with ctx.open(bootstrap=beir is None) as library:
+        if beir is not None:
+            library.add(beir.papers, [])
+        else:
+            _resolve_labels(library, questions, request.path)
+        if library.embedder is None and any(m is not Method.LEXICAL for m in request.methods):
+            raise InputError("dense and hybrid evaluation need the embedding model; use --method lexical")
+        retriever = library.retriever()
+
+        def ranking(method: Method) -> Callable[[str], list[str]]:
+            def rank(question: str) -> list[str]:
+                hits = retriever.search(question, EVAL_DEPTH, method=method)
+                if beir is None:
+                    return [h.paper.id for h in hits]
+                return [doc for h in hits for doc in beir_ids(h.paper)][:EVAL_DEPTH]
+
+            return rank
+
+        reports = {m.value: evaluate(questions, ranking(m)) for m in request.methods}
+        return EvalRun(
+            beir.name if beir else request.path.name, ctx.settings.collection, retriever.paper_count, reports
+        )

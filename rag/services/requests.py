@@ -1,0 +1,74 @@
+"""What a caller asks of a command: the request records and their checks.
+
+Cheap to import (nothing of the index or the models), so the CLI and the MCP
+server build requests before paying for any of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+from rag.errors import InputError
+from rag.records import Method
+
+DEFAULT_BEIR_SPLIT = "test"
+DEFAULT_SUMMARY_PAPERS = 40
+DEFAULT_DRAFT_PAPERS = 8
+
+
+@dataclass
+class SearchRequest:
+    query: str
+    k: int
+    year_min: int | None = None
+    year_max: int | None = None
+    lists: Sequence[str] = ()
+
+    def validate(self) -> None:
+        if not self.query.strip():
+            raise InputError('the question is empty; try e.g. rag ask "which works target heterogeneous GPUs?"')
+        if self.k < 1:
+            raise InputError(f"-k must be at least 1 (got {self.k})")
+        if self.year_min is not None and self.year_max is not None and self.year_min > self.year_max:
+            raise InputError(f"--since {self.year_min} is after --until {self.year_max}")
+
+
+@dataclass(frozen=True)
+class WritingOptions:
+    use_llm: bool = True
+    long: bool = False
+    verify_llm: bool = False
+    cache: bool = True
+
+
+@dataclass
+class SummaryRequest:
+    query: str | None = None
+    lists: Sequence[str] = ()
+    max_papers: int = DEFAULT_SUMMARY_PAPERS
+
+
+@dataclass
+class DraftRequest:
+    topic: str
+    cite: Sequence[str] = field(default_factory=list)
+    max_papers: int = DEFAULT_DRAFT_PAPERS
+
+
+@dataclass
+class EvalRequest:
+    path: Path
+    methods: Sequence[Method] = (Method.HYBRID,)
+    split: str = DEFAULT_BEIR_SPLIT
+
+
+class ExportFormat(StrEnum):
+    BIBTEX = "bibtex"
+    JSONL = "jsonl"
+
+
+# Model when configured, short answers, offline verification, cache on.
+DEFAULT_WRITING = WritingOptions()

@@ -1,0 +1,99 @@
+"""What the commands return: typed result records, one per command that is not a writing command
+(those return ``rag.writing.answer.Answer``).
+
+Cheap to import, so renderers and JSON writers take these types without loading
+the index or the models.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from rag.evaluation.metrics import EvalReport
+from rag.records import Hit, LibraryInfo, Paper, SeedList
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list[Hit]
+    mode: str
+
+
+@dataclass
+class Listing:
+    papers: list[Paper]
+    lists: list[SeedList]
+
+
+@dataclass
+class PaperView:
+    """One paper in full, with the seed lists it came from."""
+
+    paper: Paper
+    lists: list[SeedList]
+
+
+@dataclass
+class IngestResult:
+    files_read: int
+    papers_found: int
+    added: int
+    updated: int
+    unchanged: int
+    removed: int
+    warnings: list[str]
+    total_papers: int
+    # Full-text passages in the papers read (PDF bodies), each indexed beside its paper.
+    passages_found: int = 0
+
+
+@dataclass
+class ReindexResult:
+    papers: int
+
+
+@dataclass
+class RemoveResult:
+    removed: list[Paper]
+
+
+@dataclass
+class EvalRun:
+    dataset: str
+    collection: str
+    documents: int
+    reports: dict[str, EvalReport]
+
+
+@dataclass
+class Collections:
+    collections: list[LibraryInfo]
+
+
+class Status(StrEnum):
+    OK = "ok"
+    WARN = "warn"
+    FAIL = "fail"
+    INFO = "info"
+
+
+@dataclass
+class Check:
+    name: str
+    status: Status
+    detail: str
+    fix: str = ""
+
+
+@dataclass
+class DoctorReport:
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def healthy(self) -> bool:
+        return all(c.status is not Status.FAIL for c in self.checks)
+
+    def add(self, name: str, status: Status, detail: str, fix: str = "") -> None:
+        self.checks.append(Check(name, status, detail, fix))

@@ -1,0 +1,97 @@
+"""The writing commands: ask, summarize, draft.
+
+Retrieval happens while the library is open (and locked); the model is called
+after it is released, so a slow model never blocks other rag commands.
+"""
+
+from __future__ import annotations
+
+from rag.errors import InputError
+from rag.index.hybrid import Filters
+from rag.llm.types import OnToken
+from rag.records import Paper
+from rag.services.context import Context
+from rag.services.requests import DEFAULT_WRITING, DraftRequest, SearchRequest, SummaryRequest, WritingOptions
+from rag.writing.answer import Answer
+from rag.writing.extractive import extractive_answer, is_evidence, refusal
+from rag.writing.generation import GenerationOptions, llm_answer, llm_draft, llm_summary
+from rag.writing.outline import outline
+
+
+def _generation(options: WritingOptions) -> GenerationOptions:
+    return GenerationOptions(verify_with_llm=options.verify_llm, long=options.long)
+
+
+def ask(
+    ctx: Context, request: SearchRequest, options: WritingOptions = DEFAULT_WRITING, on_token: OnToken | None = None
+) -> Answer:
+    """A cited answer: from the model when one is configured, else extractive."""
+    request.validate()
+    model = ctx.chat_model(options)
+    settings = ctx.settings
+    question = request.query.strip()
+    with ctx.open(remote=True) as library:
+        filters = Filters(request.year_min, request.year_max, library.resolve_lists(request.lists))
+        hits = library.retriever().search(question, request.k, filters)
+        embedder = library.embedder
+    if model is None:
+        return extractive_answer(question, hits, embedder, settings.min_relevance)
+    return llm_answer(question, hits, model, embedder, settings.min_relevance, _generation(options), on_token)
+
+
+def summarize(
+    ctx: Context, request: SummaryRequest, options: WritingOptions = DEFAULT_WRITING, on_token: OnToken | None = None
+) -> Answer:
+    """A themed, cited summary of the papers on a topic, of seed lists, or of a small library."""
+    if request.max_papers < 1:
+        raise InputError(f"--max must be at least 1 (got {request.max_papers})")
+    model = ctx.chat_model(options)
+    settings = ctx.settings
+    with ctx.open() as library:
+        chosen = library.resolve_lists(request.lists)
+        query = (request.query or "").strip()
+        if query:
+            hits = library.retriever().search(query, request.max_papers, Filters(lists=chosen))
+            papers = [h.evidence() for h in hits if is_evidence(h, query, settings.min_relevance)]
+            if not papers:
+                return refusal(query, hits)
+            topic = query
+        else:
+            papers = [p for p in library.catalog.ordered() if not chosen or set(p.lists) & chosen]
+            if len(papers) > request.max_papers:
+                raise InputError(
+                    f"{len(papers)} papers match; give a QUERY, a --list, or a larger --max to summarize them"
+                )
+            subjects = [library.catalog.lists[name].subject for name in sorted(chosen) if name in library.catalog.lists]
+            topic = "papers related to " + "; ".join(subjects) if subjects else "the papers in the library"
+        embedder = library.embedder
+    if not papers:
+        raise InputError("the library is empty; add papers with `rag ingest`")
+    if model is None:
+        return outline(topic, papers, embedder)
+    return llm_summary(topic, papers, model, embedder, settings.llm_context_tokens, _generation(options), on_token)
+
+
+def draft(
+    ctx: Context, request: DraftRequest, options: WritingOptions = DEFAULT_WRITING, on_token: OnToken | None = None
+) -> Answer:
+    """Related-work paragraphs on TOPIC (an outline without a model); --cite papers are always included."""
+    topic = request.topic.strip()
+    if not topic:
+        raise InputError('the topic is empty; try e.g. rag draft "decentralized training on heterogeneous GPUs"')
+    if request.max_papers < 1:
+        raise InputError(f"--max must be at least 1 (got {request.max_papers})")
+    model = ctx.chat_model(options)
+    with ctx.open() as library:
+        required = list({p.id: p for p in (library.paper(key) for key in request.cite)}.values())
+        hits = library.retriever().search(topic, request.max_papers)
+        relevant = [h.evidence() for h in hits if is_evidence(h, topic, ctx.settings.min_relevance)]
+        embedder = library.embedder
+    required_ids = {p.id for p in required}
+    papers: list[Paper] = required + [p for p in relevant if p.id not in required_ids]
+    papers = papers[: max(request.max_papers, len(required))]
+    if not papers:
+        return refusal(topic, hits)
+    if model is None:
+        return outline(topic, papers, embedder)
+    return llm_draft(topic, papers, required, model, embedder, _generation(options), on_token)

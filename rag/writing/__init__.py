@@ -1,0 +1,6 @@
+"""Cited text: extractive answers, model-written answers, summaries and drafts, the citation
+protocol, support checks, outlines, and output as LaTeX and BibTeX.
+
+May import: rag.records, rag.errors, rag.config, rag.text, rag.corpus.identity, rag.llm, rag.embed.
+Never the index: it is given hits and papers.
+"""

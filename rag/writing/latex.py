@@ -1,0 +1,54 @@
+"""Cited text as LaTeX: ``[n]`` runs become ``~\\cite{key,...}``, everything else escaped."""
+
+from __future__ import annotations
+
+import re
+
+from rag.writing.answer import Answer
+from rag.writing.citations import CITATION_GROUP
+
+_RUN_OF_CITATIONS = re.compile(rf"\s*(?:{CITATION_GROUP.pattern})+")
+_LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
+
+
+def to_latex(answer: Answer) -> str:
+    """[n] runs become ~\\cite{key,...}; everything else is escaped; '- ' lines become an itemize."""
+    keys = {c.n: c.paper.citekey for c in answer.citations}
+
+    def line_to_latex(line: str) -> str:
+        out, last = [], 0
+        for match in _RUN_OF_CITATIONS.finditer(line):
+            out.append(latex_escape(line[last : match.start()]))
+            numbers = [int(n) for n in re.findall(r"\d+", match.group(0))]
+            out.append("~\\cite{" + ",".join(keys[n] for n in dict.fromkeys(numbers) if n in keys) + "}")
+            last = match.end()
+        out.append(latex_escape(line[last:]))
+        return "".join(out)
+
+    lines, in_list = [], False
+    for line in answer.text.splitlines():
+        bullet = line.lstrip().startswith("- ")
+        if bullet and not in_list:
+            lines.append("\\begin{itemize}")
+        if not bullet and in_list:
+            lines.append("\\end{itemize}")
+        in_list = bullet
+        lines.append(f"  \\item {line_to_latex(line.lstrip()[2:])}" if bullet else line_to_latex(line))
+    if in_list:
+        lines.append("\\end{itemize}")
+    return "\n".join(lines)

@@ -1,0 +1,30 @@
+"""Retrieved text shown to a model: numbered sources fenced as data ("spotlighting").
+
+Tags inside any field are defused so an abstract cannot open or close a fence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag.records import Paper
+
+_SOURCE_TAG = re.compile(r"<\s*/?\s*source", re.IGNORECASE)
+
+
+def defuse_tags(text: str) -> str:
+    """A '<source' or '</source' (any case or spacing) inside retrieved text cannot open or close a fence."""
+    return _SOURCE_TAG.sub(lambda m: "‹" + m.group(0)[1:], text)
+
+
+def source_block(n: int, paper: Paper) -> str:
+    """One numbered source, fenced as data; tags inside any field are defused."""
+    authors = defuse_tags("; ".join(paper.authors) or "unknown")
+    title = defuse_tags(paper.title or "untitled")
+    year = paper.year or "unknown"
+    return f'<source n="{n}">\nTitle: {title}\nAuthors: {authors}\nYear: {year}\n{defuse_tags(paper.text)}\n</source>'
+
+
+def sources_text(papers: Sequence[Paper], first: int = 1) -> str:
+    return "\n\n".join(source_block(first + i, p) for i, p in enumerate(papers))
