@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import needs_model
 from fake_openai import FakeOpenAI
 from typer.testing import CliRunner
 
@@ -23,11 +24,12 @@ def fake() -> Iterator[FakeOpenAI]:
         yield server
 
 
+@needs_model
 def test_healthy_setup_with_local_model(seeded: Path, fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     result = runner.invoke(app, ["doctor"], env={"RAG_LLM_MODEL": "test-model", "RAG_LLM_BASE_URL": fake.url})
     assert result.exit_code == 0, result.stdout
-    assert "papers (39 papers, all-MiniLM-L6-v2)" in result.stdout or "lexical" in result.stdout
+    assert "papers (39 papers, all-MiniLM-L6-v2)" in result.stdout
     assert "answers; model 'test-model'" in result.stdout
     assert "OPENAI_API_KEY is set but never sent to a custom base URL" in result.stdout
     assert fake.bearers == ["Bearer not-needed"]
@@ -65,3 +67,15 @@ def test_missing_model_dir_is_a_warning_with_fix(seeded: Path, no_model: Path) -
     line = next(line for line in result.stdout.splitlines() if "embeddings:" in line)
     assert "warn" in line and "RAG_EMBED_MODEL_DIR" in line
     assert result.exit_code == 0, "lexical-only search still works"
+
+
+def test_doctor_never_writes_without_a_model_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No RAG_EMBED_MODEL_DIR and no cached model: doctor reports, but downloads and creates nothing."""
+    monkeypatch.delenv("RAG_EMBED_MODEL_DIR")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # an empty Chroma cache
+    data_dir = tmp_path / "never-created"
+    result = runner.invoke(app, ["--data-dir", str(data_dir), "doctor", "--json"])
+    checks = {c["name"]: c for c in json.loads(result.stdout)["checks"]}
+    assert checks["data dir"]["detail"].endswith("(created on first use)")
+    assert checks["embeddings"]["status"] == "warn"
+    assert not data_dir.exists(), "doctor created the data dir (or a download marker in it)"

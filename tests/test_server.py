@@ -195,6 +195,8 @@ def test_show_and_remove_by_id_or_citekey_read_only_that_paper(
     assert by_source.citekey == "shi2023tapas" and full_reads == [1]
     with pytest.raises(NotFoundError):
         read_service.show(Context(settings), "nobody2099nothing")
-    assert [p.citekey for p in remove(Context(settings), ["yuan2022decentralized"]).removed] == ["yuan2022decentralized"]
+    assert [p.citekey for p in remove(Context(settings), ["yuan2022decentralized"]).removed] == [
+        "yuan2022decentralized"
+    ]
     with pytest.raises(NotFoundError):
         read_service.show(Context(settings), "yuan2022decentralized")

@@ -22,9 +22,13 @@ MAX_COLLECTION_NAME = 63
 # After a failed download, wait this long before trying again.
 DOWNLOAD_RETRY_SECONDS = 600
 DOWNLOAD_FAILED_MARKER = ".model-download-failed"
-CHROMA_CACHE_DIR = Path.home() / ".cache" / "chroma" / "onnx_models" / DEFAULT_EMBED_MODEL
 # Fetches the model files into Chroma's cache; None when that fails (offline).
 Downloader = Callable[[], Path | None]
+
+
+def chroma_cache_dir() -> Path:
+    """Where Chroma's default embedding function keeps its download (read at each call: HOME may change)."""
+    return Path.home() / ".cache" / "chroma" / "onnx_models" / DEFAULT_EMBED_MODEL
 
 
 @dataclass
@@ -43,7 +47,7 @@ def download_to_chroma_cache() -> Path | None:
         ONNXMiniLM_L6_V2()._download_model_if_not_exists()
     except Exception:  # any failure here means "not available"; the caller explains
         return None
-    return model_files_dir(CHROMA_CACHE_DIR)
+    return model_files_dir(chroma_cache_dir())
 
 
 def _download_unless_failed_recently(data_dir: Path, download: Downloader) -> Path | None:
@@ -77,13 +81,14 @@ def vector_collection(collection: str, embedder_name: str) -> str:
 def choose_embedder(
     settings: Settings,
     *,
-    cache_dir: Path = CHROMA_CACHE_DIR,
+    cache_dir: Path | None = None,
     download: Downloader | None = download_to_chroma_cache,
 ) -> EmbedderChoice:
     """The configured model, or None and a notice saying how to get it.
 
-    ``download`` fetches the model when it is neither configured nor cached; ``None``
-    never downloads and never writes (``rag doctor``).
+    ``cache_dir`` is Chroma's download folder (default: ``chroma_cache_dir()``); ``download``
+    fetches the model when it is neither configured nor cached; ``None`` never downloads
+    and never writes (``rag doctor``).
     """
     if not settings.dense_enabled:
         return EmbedderChoice(None)
@@ -102,7 +107,7 @@ def choose_embedder(
                 f"(RAG_EMBED_MODEL_DIR); using lexical search only",
             )
         return EmbedderChoice(OnnxMiniLM(files))
-    files = model_files_dir(cache_dir)
+    files = model_files_dir(cache_dir or chroma_cache_dir())
     if files is None and download is not None:
         files = _download_unless_failed_recently(settings.data_dir, download)
     if files is None:

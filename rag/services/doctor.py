@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from rag.config import Settings
-from rag.embed.choice import CHROMA_CACHE_DIR, choose_embedder, vector_collection
+from rag.embed.choice import choose_embedder, chroma_cache_dir, vector_collection
 from rag.embed.endpoint import ENDPOINT_MODEL_PREFIX
 from rag.embed.onnx import model_files_dir
 from rag.index.catalog import CATALOG_FILE
@@ -89,7 +89,7 @@ def _embeddings(settings: Settings, report: DoctorReport) -> None:
         else:
             report.add("embeddings", Status.OK, f"{settings.embed_model} loaded from {files}")
         return
-    files = model_files_dir(CHROMA_CACHE_DIR)
+    files = model_files_dir(chroma_cache_dir())
     if files is not None:
         report.add("embeddings", Status.OK, f"{settings.embed_model} cached in {files}")
     else:

@@ -1,0 +1,75 @@
+"""One library as a Python object: the services behind every command, with plain arguments.
+
+This is what ``rag.open()`` returns; scripts and the MCP server use it the way the
+CLI uses the service functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from rag.llm.types import OnToken
+from rag.services import ingest as ingest_service
+from rag.services import manage, read
+from rag.services import writing as writing_service
+from rag.services.context import Context
+from rag.services.requests import DEFAULT_WRITING, DraftRequest, SearchRequest, SummaryRequest, WritingOptions
+from rag.services.results import IngestResult, Listing, PaperView, RemoveResult, SearchResult
+from rag.writing.answer import Answer
+
+
+class Library:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def _request(
+        self, query: str, k: int | None, since: int | None, until: int | None, lists: Sequence[str]
+    ) -> SearchRequest:
+        return SearchRequest(query, self.ctx.settings.top_k if k is None else k, since, until, list(lists))
+
+    def search(
+        self,
+        query: str,
+        k: int | None = None,
+        *,
+        since: int | None = None,
+        until: int | None = None,
+        lists: Sequence[str] = (),
+    ) -> SearchResult:
+        """The ``k`` papers most relevant to ``query`` (hybrid retrieval), best first."""
+        return read.search(self.ctx, self._request(query, k, since, until, lists))
+
+    def ask(
+        self,
+        question: str,
+        k: int | None = None,
+        *,
+        since: int | None = None,
+        until: int | None = None,
+        lists: Sequence[str] = (),
+        options: WritingOptions = DEFAULT_WRITING,
+        on_token: OnToken | None = None,
+    ) -> Answer:
+        """A cited answer: written by the configured model, else quoted from the abstracts."""
+        return writing_service.ask(self.ctx, self._request(question, k, since, until, lists), options, on_token)
+
+    def summarize(
+        self, query: str | None = None, *, lists: Sequence[str] = (), options: WritingOptions = DEFAULT_WRITING
+    ) -> Answer:
+        return writing_service.summarize(self.ctx, SummaryRequest(query, list(lists)), options)
+
+    def draft(self, topic: str, *, cite: Sequence[str] = (), options: WritingOptions = DEFAULT_WRITING) -> Answer:
+        return writing_service.draft(self.ctx, DraftRequest(topic, list(cite)), options)
+
+    def ingest(self, paths: Sequence[str | Path], *, full_text: bool = True) -> IngestResult:
+        return ingest_service.ingest(self.ctx, [Path(p) for p in paths], full_text=full_text)
+
+    def papers(self) -> Listing:
+        return read.papers(self.ctx)
+
+    def show(self, ref: str) -> PaperView:
+        return read.show(self.ctx, ref)
+
+    def remove(self, refs: Sequence[str]) -> RemoveResult:
+        return manage.remove(self.ctx, refs)
