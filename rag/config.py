@@ -5,6 +5,7 @@ flag (passed as keyword arguments) > environment ``RAG_*`` > ``.env`` > default.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,14 @@ DEFAULT_LLM_RETRY_SECONDS = 180.0
 DEFAULT_LLM_BACKOFF_SECONDS = 1.0
 # Tokens of sources that fit one prompt; more papers are summarized in parts.
 DEFAULT_LLM_CONTEXT_TOKENS = 6000
+
+
+class CitationProtocol(StrEnum):
+    """How a model gives its citations: JSON sentences with source numbers, or [n] in its text."""
+
+    AUTO = "auto"  # JSON where the server takes a schema, text where it refuses (remembered per endpoint)
+    JSON = "json"
+    TEXT = "text"
 
 
 def default_data_dir() -> Path:
@@ -80,6 +89,7 @@ class Settings(BaseSettings):
     # JSON object: model -> [USD per million input tokens, USD per million output tokens].
     llm_prices: dict[str, tuple[float, float]] = Field(default_factory=dict)
     llm_cache: bool = True
+    llm_citations: CitationProtocol = CitationProtocol.AUTO
 
     @field_validator("collection")
     @classmethod
