@@ -41,7 +41,7 @@ NO_CACHE = WritingOptions(cache=False)
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as data_dir, FakeOpenAI() as fake:
-        fake.default = load_cassette("ask_heterogeneous")
+        fake.default = load_cassette("ask_heterogeneous")[0]
         settings = load_settings(data_dir=Path(data_dir), llm_model="test-model", llm_base_url=fake.url)
         ask(Context(settings), SearchRequest(QUESTIONS[0], DEFAULT_TOP_K), NO_CACHE)  # index, imports, model load
 
@@ -79,7 +79,7 @@ def main() -> None:
         labels: list[str] = []
         fake.default = None
         fake.play(
-            load_cassette("ask_heterogeneous"), load_cassette("summarize_moe"), load_cassette("draft_decentralized")
+            *load_cassette("ask_heterogeneous"), *load_cassette("summarize_moe"), *load_cassette("draft_decentralized")
         )
         answers = [
             ask(Context(settings), SearchRequest(QUESTIONS[0], DEFAULT_TOP_K), NO_CACHE),

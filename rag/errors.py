@@ -42,5 +42,9 @@ class LLMError(RagError):
     """The model call failed in a way the user must act on."""
 
 
+class SchemaRefusedError(LLMError):
+    """The endpoint does not take a JSON schema in ``response_format``; ask again in text."""
+
+
 class PromptError(RagError):
     """A prompt file is missing or does not have the placeholders the code fills."""

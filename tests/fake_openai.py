@@ -60,9 +60,10 @@ def chunk_event(model: str, delta: dict[str, Any], finish: str | None = None) ->
     )
 
 
-def load_cassette(name: str) -> Reply:
+def load_cassette(name: str) -> list[Reply]:
+    """Every recorded model call of a scenario, in order (see tests/record_cassettes.py)."""
     data = json.loads((CASSETTES / f"{name}.json").read_text(encoding="utf-8"))
-    return Reply(status=data["status"], events=data["events"], headers=data.get("headers", {}))
+    return [Reply(status=call["status"], events=call["events"]) for call in data["calls"]]
 
 
 class FakeOpenAI:

@@ -24,7 +24,8 @@ OK = "ok"
 
 
 def _recorded() -> Reply:
-    return load_cassette("ask_heterogeneous")
+    """The real model's recorded answer (tests/cassettes): these tests are about the transport around it."""
+    return load_cassette("ask_heterogeneous")[0]
 
 
 def _empty_choices() -> Reply:

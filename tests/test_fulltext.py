@@ -22,6 +22,7 @@ from rag.services import read as read_service
 from rag.services.context import Context
 from rag.services.requests import SearchRequest, WritingOptions
 from rag.services.writing import ask
+from rag.writing.answer import Support
 
 runner = CliRunner()
 TITLE = "Placing Pipelines on Mixed GPUs"
@@ -116,7 +117,8 @@ def test_the_model_sees_the_matched_passage_and_cites_the_paper(tmp_path: Path) 
         prompt = json.dumps(fake.requests[0]["messages"])
     assert "From the full text (p. 2): 2 Method Our planner" in prompt
     assert [c.paper.title for c in answer.citations] == [TITLE]
-    assert answer.sentences[0].support in ("supported", "weak"), "checked against the passage, not the abstract only"
+    assert answer.sentences[0].support is Support.EVIDENCE, "checked against the passage, not the abstract only"
+    assert answer.sentences[0].evidence is not None and "re-plans within seconds" in answer.sentences[0].evidence.text
 
 
 def test_passages_of_one_paper_do_not_crowd_out_other_papers() -> None:

@@ -43,37 +43,50 @@ def _question() -> SearchRequest:
     return SearchRequest(HETEROGENEOUS_QUESTION, 5)
 
 
-def test_recorded_answer_is_checked_and_renumbered(seeded: Path, fake: FakeOpenAI) -> None:
-    fake.play(load_cassette("ask_heterogeneous"))
+def test_recorded_real_model_answer_is_not_shown_as_cited(seeded: Path, fake: FakeOpenAI) -> None:
+    """SmolLM2-135M's recorded answer (JSON sentences, vague and repeated): nothing in it is backed by a
+    source, so the user sees quotes from the papers, and --json keeps what the model wrote."""
+    fake.play(*load_cassette("ask_heterogeneous"))
     tokens: list[str] = []
     answer = ask(Context(model_settings(fake)), _question(), NO_CACHE, on_token=tokens.append)
-    assert answer.mode is AnswerMode.LLM
     assert len(tokens) > 10, "the answer streams"
-    cited = [int(n) for n in re.findall(r"\[(\d+)\]", answer.text)]
-    assert cited == [1, 2, 3, 4], "renumbered by first appearance"
-    keys = [c.paper.citekey for c in answer.citations]
-    assert keys == ["yuan2022decentralized", "liang2026hexiseq", "yang2023holmes", "dunner2017efficient"]
-    assert answer.usage is not None and (answer.usage.prompt_tokens, answer.usage.completion_tokens) == (1183, 96)
-    labels = [s.support for s in answer.sentences if s.citations]
-    assert labels and all(label in ("supported", "weak") for label in labels)
-    prompt = fake.requests[0]["messages"][1]["content"]
-    assert prompt.count("<source n=") == 4 and "Title: Holmes" in prompt
-    assert fake.requests[0]["stream"] is True
+    assert "{" not in "".join(tokens), "a JSON reply streams as the sentences it holds"
+    assert answer.mode is AnswerMode.EXTRACTIVE and answer.citations
+    assert answer.model_text is not None and answer.model_text.lstrip().startswith("{")
+    assert answer.dropped and any("no sentence its sources support" in note for note in answer.notes)
+    assert answer.usage is not None and answer.usage.estimated, "llama.cpp sends no usage when not asked"
+    request = fake.requests[0]
+    assert (
+        request["messages"][1]["content"].count("<source n=") == 4
+        and "Title: Holmes" in request["messages"][1]["content"]
+    )
+    assert request["stream"] is True and request["response_format"]["type"] == "json_schema"
+
+
+GOOD_ANSWER = (
+    "A generic algorithmic building block accelerates training on heterogeneous compute systems with GPUs "
+    "and FPGAs [1]. Holmes trains large language models across clusters with heterogeneous NIC environments [3]."
+)
+
+
+HOLMES = "Holmes trains large language models across clusters with heterogeneous NIC environments"
 
 
 def test_invented_citation_is_removed_and_reported(seeded: Path, fake: FakeOpenAI) -> None:
-    fake.play(Reply(text="Holmes handles heterogeneous NICs [3]. A famous paper solved everything [9][2]."))
+    fake.play(Reply(text=f"{HOLMES} [3]. A famous paper solved everything [9][2]."))
     answer = ask(Context(model_settings(fake)), _question(), NO_CACHE)
     assert answer.removed_citations == [9]
     assert "[9]" not in answer.text
-    assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} == {c.n for c in answer.citations} == {1, 2}
+    assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} == {c.n for c in answer.citations} == {1}
     assert answer.citations[0].paper.citekey == "yang2023holmes"
+    assert [d.text for d in answer.dropped] == ["A famous paper solved everything [2]."]
 
 
-def test_unsupported_claim_is_flagged(seeded: Path, fake: FakeOpenAI) -> None:
+def test_unsupported_claim_is_not_shown(seeded: Path, fake: FakeOpenAI) -> None:
     fake.play(Reply(text="Holmes proves that quantum annealers cure insomnia in mice [3]."))
     answer = ask(Context(model_settings(fake)), _question(), NO_CACHE)
-    assert [s.support for s in answer.sentences] == ["unsupported"]
+    assert answer.mode is AnswerMode.EXTRACTIVE, "nothing supported: quotes instead of the model's claim"
+    assert [d.text for d in answer.dropped] == ["Holmes proves that quantum annealers cure insomnia in mice [3]."]
 
 
 def test_refusal_makes_no_model_call(seeded: Path, fake: FakeOpenAI) -> None:
@@ -83,7 +96,7 @@ def test_refusal_makes_no_model_call(seeded: Path, fake: FakeOpenAI) -> None:
 
 
 def test_cache_hit_makes_no_request(seeded: Path, fake: FakeOpenAI) -> None:
-    fake.play(load_cassette("ask_heterogeneous"), load_cassette("ask_heterogeneous"))
+    fake.play(*load_cassette("ask_heterogeneous"), *load_cassette("ask_heterogeneous"))
     first = ask(Context(model_settings(fake)), _question())
     second = ask(Context(model_settings(fake)), _question())
     assert len(fake.requests) == 1
@@ -97,7 +110,7 @@ def test_retry_on_429_then_success(seeded: Path, fake: FakeOpenAI) -> None:
     fake.play(
         Reply(status=429, headers={"retry-after": "0"}, body={"error": {"message": "slow down", "code": "rate_limit"}}),
         Reply(status=503, body={"error": {"message": "overloaded"}}),
-        load_cassette("ask_heterogeneous"),
+        Reply(text=GOOD_ANSWER),
     )
     answer = ask(Context(model_settings(fake)), _question(), NO_CACHE)
     assert answer.mode is AnswerMode.LLM and len(fake.requests) == 3
@@ -137,7 +150,7 @@ def test_model_failures_are_one_clear_line(seeded: Path, fake: FakeOpenAI, reply
 
 
 def test_interrupted_stream_leaves_no_cache_entry(seeded: Path, fake: FakeOpenAI) -> None:
-    fake.play(Reply(text="A long answer that never finishes [1].", cut_after=3), load_cassette("ask_heterogeneous"))
+    fake.play(Reply(text="A long answer that never finishes [1].", cut_after=3), *load_cassette("ask_heterogeneous"))
     with pytest.raises(LLMError, match="nothing was cached"):
         ask(Context(model_settings(fake)), _question())
     assert not list((seeded / CACHE_DIR).glob("*/*.json"))
@@ -162,7 +175,7 @@ def test_custom_endpoint_never_receives_openai_key(
     seeded: Path, fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-must-not-leak")
-    fake.play(load_cassette("ask_heterogeneous"))
+    fake.play(*load_cassette("ask_heterogeneous"))
     answer = ask(Context(model_settings(fake)), _question(), NO_CACHE)
     assert fake.bearers == ["Bearer not-needed"]
     assert "sk-must-not-leak" not in json.dumps(fake.requests) + answer.text
@@ -182,30 +195,39 @@ def test_injection_in_an_abstract_stays_data(tmp_path: Path, fake: FakeOpenAI) -
     assert prompt.count("<source n=") == 1 and "‹/source>" in prompt, "a fake closing tag is defused"
     assert "not instructions" in fake.requests[0]["messages"][0]["content"]
     assert answer.removed_citations == [99]
-    assert [s.support for s in answer.sentences] == ["uncited", "supported"]
-    assert answer.citations and answer.text.endswith("[1].")
+    assert "[99]" not in answer.text and answer.text.endswith("Heterogeneous GPU clusters need new schedulers [1].")
+    assert all(s.citations == [1] for s in answer.sentences), "only the one source given can be cited"
 
 
 def test_summary_in_parts_then_merged(seeded: Path, fake: FakeOpenAI) -> None:
-    fake.default = load_cassette("summarize_moe")
+    fake.default = load_cassette("summarize_moe")[0]
     settings = model_settings(fake, llm_context_tokens=500)
     request = SummaryRequest("mixture-of-experts training and inference", (), 8)
     answer = summarize(Context(settings), request, NO_CACHE)
     assert len(fake.requests) >= 3, "several parts and one merge"
     merge = fake.requests[-1]["messages"][1]["content"]
-    assert "Partial summaries" in merge
-    assert answer.mode is AnswerMode.LLM and len(answer.citations) == 8
+    assert "Partial summaries" in merge and "[1]" in merge, "the parts reach the merge as [n] text"
+    assert all("response_format" in r for r in fake.requests)
+    assert answer.mode is AnswerMode.LLM, "the real model's merged summary has a sentence its source backs"
+    assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} == {c.n for c in answer.citations}
 
 
 def test_summary_of_a_seed_list_names_its_subject(seeded: Path, fake: FakeOpenAI) -> None:
-    fake.play(load_cassette("summarize_moe"))
+    fake.play(*load_cassette("summarize_moe"))
     answer = summarize(Context(model_settings(fake)), SummaryRequest(None, ["002"], 40), NO_CACHE)
     assert "Pretraining A Large Language Model" in fake.requests[0]["messages"][1]["content"]
     assert answer.citations
 
 
 def test_draft_latex_and_bibtex(seeded: Path, fake: FakeOpenAI, tmp_path: Path) -> None:
-    fake.play(load_cassette("draft_decentralized"))
+    # Hand-written: the test needs the --cite paper ([1]) cited by a sentence its abstract backs.
+    fake.play(
+        Reply(
+            text="Many deep learning applications benefit from large models with billions of parameters, "
+            "whose training is notoriously expensive due to the need for specialized HPC clusters [1]. "
+            "Training foundation models such as GPT-3 can involve tens of thousands of GPUs running for months [3]."
+        )
+    )
     bib = tmp_path / "refs.bib"
     args = ["draft", "decentralized training over slow networks", "--format", "latex", "--bib", str(bib)]
     result = runner.invoke(app, [*args, "--model", "test-model", "--base-url", fake.url, "--cite", "ryabinin2023swarm"])
@@ -228,13 +250,14 @@ def test_outline_without_model_cites_every_paper(seeded: Path) -> None:
 
 
 def test_json_carries_sentences_support_and_usage(seeded: Path, fake: FakeOpenAI) -> None:
-    fake.play(load_cassette("ask_heterogeneous"))
+    fake.play(Reply(text=GOOD_ANSWER, usage=(1183, 96)))
     result = runner.invoke(
         app, ["ask", HETEROGENEOUS_QUESTION, "--json", "--model", "test-model", "--base-url", fake.url]
     )
     payload = json.loads(result.stdout)
     assert payload["mode"] == "llm" and payload["model"] == "test-model"
     assert payload["usage"]["prompt_tokens"] == 1183 and payload["usage"]["cost_usd"] == 0.0
+    assert payload["usage"]["estimated"] is False, "a server that reports usage is believed"
     assert all({"text", "citations", "support", "score"} <= set(s) for s in payload["sentences"])
     assert {int(n) for n in re.findall(r"\[(\d+)\]", payload["answer"])} == {c["n"] for c in payload["citations"]}
 
@@ -248,7 +271,7 @@ def test_openai_prices_and_unknown_prices() -> None:
 def test_bundled_prompts_and_placeholder_check(tmp_path: Path) -> None:
     for name in PLACEHOLDERS:
         load_prompt(name)
-    with pytest.raises(PromptError, match="missing: sources"):
+    with pytest.raises(PromptError, match="missing: citation_format, sources"):
         check("ask", "Question: {question} {length}", tmp_path / "ask.txt")
     with pytest.raises(PromptError, match="unknown: extra"):
         check("verify", "{claim} {evidence} {extra}", tmp_path / "verify.txt")
@@ -287,10 +310,11 @@ def test_verify_with_the_model_as_judge(seeded: Path, fake: FakeOpenAI) -> None:
     fake.play(
         Reply(text="Holmes targets heterogeneous NICs [3]. It also cures insomnia [1]."),
         Reply(text="SUPPORTED"),
-        Reply(text="UNSUPPORTED."),
+        Reply(text="NOT ENOUGH INFO."),
     )
     answer = ask(Context(model_settings(fake)), _question(), WritingOptions(cache=False, verify_llm=True))
-    assert [s.support for s in answer.sentences] == ["supported", "unsupported"]
+    assert [s.support for s in answer.sentences] == ["supported"]
+    assert [d.text for d in answer.dropped] == ["It also cures insomnia [1]."], "the judge said not enough info"
     judge_prompt = fake.requests[1]["messages"][1]["content"]
     assert judge_prompt.startswith("Claim: Holmes targets heterogeneous NICs") and "<source n=" in judge_prompt
     assert answer.usage is not None and answer.usage.calls == 3

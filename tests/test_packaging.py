@@ -37,7 +37,9 @@ def test_wheel_carries_seeds_and_prompts(tmp_path: Path) -> None:
         "rag/_data/seeds/000_e22c73655386b99b.txt",
         "rag/_data/seeds/002_1079d4b498cf8dd9.txt",
         "rag/_data/prompts/README.md",
+        "rag/_data/prompts/format_json.txt",
         "rag/cli/app.py",
+        "rag/writing/support_model.json",  # the offline citation check's trained weights
     ):
         assert expected in names
     # The installed layout is what resources.bundled_dir looks for first.

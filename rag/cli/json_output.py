@@ -8,7 +8,7 @@ from typing import Any
 from rag.evaluation.metrics import EvalReport
 from rag.records import Hit, Paper
 from rag.services.results import Collections, DoctorReport, EvalRun, Listing, PaperView, SearchResult
-from rag.writing.answer import Answer
+from rag.writing.answer import Answer, CitedSentence
 
 
 def hit_json(hit: Hit) -> dict[str, Any]:
@@ -31,6 +31,29 @@ def search_json(result: SearchResult) -> dict[str, Any]:
     return {"query": result.query, "hits": [hit_json(h) for h in result.hits]}
 
 
+def _sentence_json(answer: Answer, sentence: CitedSentence) -> dict[str, Any]:
+    evidence = sentence.evidence
+    papers = {c.n: c.paper for c in answer.citations}
+    return {
+        "text": sentence.text,
+        "citations": sentence.citations,
+        "support": sentence.support.value if sentence.support else None,
+        "score": sentence.score,
+        # rag added the citation: the model gave none, or one that does not back the sentence.
+        "attributed": sentence.attributed,
+        "evidence": None
+        if evidence is None
+        else {
+            "n": evidence.source,
+            "id": papers[evidence.source].id if evidence.source in papers else None,
+            "position": evidence.position,
+            "text": evidence.text,
+        },
+        "ungrounded": sentence.ungrounded,
+        "conflict": sentence.conflict,
+    }
+
+
 def answer_json(answer: Answer) -> dict[str, Any]:
     return {
         "question": answer.question,
@@ -50,18 +73,13 @@ def answer_json(answer: Answer) -> dict[str, Any]:
             for c in answer.citations
         ],
         "hits": [hit_json(h) for h in answer.hits],
-        "sentences": [
-            {
-                "text": s.text,
-                "citations": s.citations,
-                "support": s.support.value if s.support else None,
-                "score": s.score,
-            }
-            for s in answer.sentences
-        ],
+        "sentences": [_sentence_json(answer, s) for s in answer.sentences],
         "removed_citations": answer.removed_citations,
+        "dropped_sentences": [{"text": d.text, "reason": d.reason} for d in answer.dropped],
+        "notes": answer.notes,
         "uncited": [{"id": p.id, "title": p.title, "citekey": p.citekey} for p in answer.uncited],
         "model": answer.model,
+        "model_text": answer.model_text,
         "usage": asdict(answer.usage) if answer.usage else None,
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -42,10 +43,25 @@ BaseUrl = Annotated[
         "--base-url", help="OpenAI-compatible server, e.g. http://localhost:11434/v1 [env: RAG_LLM_BASE_URL]."
     ),
 ]
+Gguf = Annotated[
+    Path | None,
+    typer.Option(
+        "--gguf",
+        help="Run this GGUF model in-process with llama.cpp (pip install 'rag[local]') [env: RAG_LLM_GGUF].",
+    ),
+]
 NoLlm = Annotated[bool, typer.Option("--no-llm", help="Do not call a model: extractive answer or outline.")]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Ask the model again instead of reusing a cached answer.")]
+ShowEvidence = Annotated[
+    bool,
+    typer.Option("--evidence", help="Under the answer, the source sentence that backs each cited sentence best."),
+]
 VerifyOption = Annotated[
-    Verify, typer.Option("--verify", help="How cited sentences are checked: offline (similarity) or llm (model judge).")
+    Verify,
+    typer.Option(
+        "--verify",
+        help="How cited sentences are checked: offline (a classifier trained on labelled claims) or llm (model judge).",
+    ),
 ]
 
 

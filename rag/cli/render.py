@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -17,7 +18,7 @@ from rich.text import Text
 
 from rag.records import Paper
 from rag.services.results import Collections, DoctorReport, EvalRun, IngestResult, Listing, PaperView, SearchResult
-from rag.writing.answer import Answer, AnswerMode, Support
+from rag.writing.answer import Answer, AnswerMode, CitedSentence, Support
 
 SNIPPET_CHARS = 220
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
@@ -75,20 +76,78 @@ def render_references(console: Console, answer: Answer) -> None:
         console.print(line)
 
 
+ATTRIBUTED_MARK = "†"
+_MARK_STYLE = {Support.WEAK: "yellow", Support.CONTRADICTED: "bold red"}
+
+
+def _sentence_text(sentence: CitedSentence) -> Text:
+    """One checked sentence, with what the check found written beside it."""
+    text = Text(clean(sentence.text), style=_MARK_STYLE.get(sentence.support or Support.SUPPORTED, ""))
+    if sentence.attributed:
+        text.append(ATTRIBUTED_MARK, style="cyan")
+    if sentence.support is Support.WEAK:
+        text.append(" (weak support)", style="yellow")
+    if sentence.support is Support.CONTRADICTED:
+        cited = "".join(f"[{n}]" for n in sentence.citations)
+        text.append(f" (contradicted by {cited})", style="bold red")
+    if sentence.ungrounded:
+        text.append(f" (not in the sources: {clean(', '.join(sentence.ungrounded))})", style="yellow")
+    if sentence.conflict:
+        text.append(" (its source may say otherwise)", style="yellow")
+    return text
+
+
+def _marked_text(answer: Answer) -> Text:
+    """The answer's paragraphs, each checked sentence written with its marks."""
+    out = Text()
+    pending = list(answer.sentences)
+    for number, paragraph in enumerate(answer.text.split("\n\n")):
+        if number:
+            out.append("\n\n")
+        cursor = 0
+        while pending and (at := paragraph.find(pending[0].text, cursor)) >= 0:
+            out.append(clean(paragraph[cursor:at]))
+            out.append_text(_sentence_text(pending[0]))
+            cursor = at + len(pending.pop(0).text)
+        out.append(clean(paragraph[cursor:]))
+    return out
+
+
+def render_evidence(console: Console, answer: Answer) -> None:
+    """For each cited sentence, the source sentence that backs it best: a claim checked in one glance."""
+    shown = [s for s in answer.sentences if s.evidence is not None]
+    if not shown:
+        return
+    console.print()
+    console.print(Text("Evidence", style="bold"))
+    for sentence in shown:
+        assert sentence.evidence is not None
+        console.print(Text(f"- {clean(sentence.text)}", style="dim"))
+        console.print(Text(f"  [{sentence.evidence.source}] “{clean(sentence.evidence.text)}”"))
+
+
 def render_checks(console: Console, answer: Answer) -> None:
-    """What the citation check found: invented numbers, unsupported sentences, uncited papers."""
+    """What the citation check found: invented numbers, dropped and marked sentences, uncited papers."""
     if answer.removed_citations:
         numbers = ", ".join(f"[{n}]" for n in answer.removed_citations)
         console.print(Text(f"removed citations to sources that were not given: {numbers}", style="yellow"))
-    checked = [s for s in answer.sentences if s.support not in (None, Support.UNCITED)]
-    if answer.mode is AnswerMode.LLM and checked:
-        labels = (Support.SUPPORTED, Support.WEAK, Support.UNSUPPORTED)
-        counts = {label: sum(1 for s in checked if s.support is label) for label in labels}
-        summary = ", ".join(f"{count} {label.value}" for label, count in counts.items())
-        console.print(Text(f"citation check: {len(checked)} cited sentences: {summary}", style="dim"))
-        for sentence in checked:
-            if sentence.support is Support.UNSUPPORTED:
-                console.print(Text(f"  unsupported by its sources: {clean(sentence.text)}", style="yellow"))
+    for note in answer.notes:
+        console.print(Text(clean(note), style="yellow"))
+    if answer.mode is AnswerMode.LLM and answer.sentences:
+        labels = (Support.SUPPORTED, Support.EVIDENCE, Support.WEAK, Support.CONTRADICTED)
+        counts = {label: sum(1 for s in answer.sentences if s.support is label) for label in labels}
+        summary = ", ".join(f"{count} {label.value.replace('_', ' ')}" for label, count in counts.items() if count)
+        console.print(Text(f"citation check: {len(answer.sentences)} sentences shown: {summary}", style="dim"))
+        if any(s.attributed for s in answer.sentences):
+            console.print(
+                Text(f"{ATTRIBUTED_MARK} citation added by rag: the model cited no source that backs it", style="dim")
+            )
+    if answer.dropped:
+        reasons = Counter(d.reason for d in answer.dropped)
+        detail = "; ".join(f"{count} {reason}" for reason, count in reasons.items())
+        console.print(
+            Text(f"dropped {len(answer.dropped)} sentences the reader should not see ({detail})", style="yellow")
+        )
     if answer.uncited:
         titles = "; ".join(clean(p.display_title) for p in answer.uncited)
         console.print(Text(f"relevant but not cited: {titles}", style="dim"))
@@ -106,12 +165,16 @@ def render_usage(console: Console, answer: Answer) -> None:
     console.print(Text(f"{answer.model}: {tokens}, {price}{cached}", style="dim"))
 
 
-def render_answer(console: Console, answer: Answer) -> None:
-    style = "yellow" if answer.mode is AnswerMode.INSUFFICIENT else ""
-    console.print(Text(clean(answer.text), style=style))
+def render_answer(console: Console, answer: Answer, evidence: bool = False) -> None:
+    if answer.mode is AnswerMode.LLM:
+        console.print(_marked_text(answer))
+    else:
+        console.print(Text(clean(answer.text), style="yellow" if answer.mode is AnswerMode.INSUFFICIENT else ""))
     render_references(console, answer)
+    if evidence:
+        render_evidence(console, answer)
     render_checks(console, answer)
-    if answer.mode is AnswerMode.EXTRACTIVE:
+    if answer.mode is AnswerMode.EXTRACTIVE and answer.model_text is None:
         console.print(Text("(extractive answer: quoted from the papers found, no language model)", style="dim"))
     render_usage(console, answer)
 

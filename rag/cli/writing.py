@@ -12,10 +12,12 @@ from rag.cli.options import (
     AsJson,
     BaseUrl,
     Format,
+    Gguf,
     Lists,
     Model,
     NoCache,
     NoLlm,
+    ShowEvidence,
     Since,
     TopK,
     Until,
@@ -84,11 +86,11 @@ def _options(no_llm: bool, no_cache: bool, verify: Verify, long: bool = False) -
     return WritingOptions(use_llm=not no_llm, long=long, verify_llm=verify is Verify.LLM, cache=not no_cache)
 
 
-def _show_answer(as_json: bool, answer: Answer) -> None:
+def _show_answer(as_json: bool, answer: Answer, evidence: bool) -> None:
     from rag.cli.json_output import answer_json
     from rag.cli.render import render_answer
 
-    emit(as_json, answer, answer_json, render_answer)
+    emit(as_json, answer, answer_json, lambda console, shown: render_answer(console, shown, evidence))
 
 
 @handle_errors
@@ -101,10 +103,12 @@ def ask(
     lists: Lists = None,
     model: Model = None,
     base_url: BaseUrl = None,
+    gguf: Gguf = None,
     no_llm: NoLlm = False,
     long: Annotated[bool, typer.Option("--long", help="A paragraph instead of a short answer.")] = False,
     verify: VerifyOption = Verify.OFFLINE,
     no_cache: NoCache = False,
+    evidence: ShowEvidence = False,
 ) -> None:
     """Answer QUESTION from the library; every sentence cites the papers it comes from.
 
@@ -114,8 +118,9 @@ def ask(
     from rag.services.writing import ask as core_ask
 
     request = search_request(question, top_k, since, until, lists)
-    overrides = {"llm_model": model, "llm_base_url": base_url}
-    _show_answer(as_json, _write(core_ask, request, _options(no_llm, no_cache, verify, long), overrides, as_json))
+    overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
+    answer = _write(core_ask, request, _options(no_llm, no_cache, verify, long), overrides, as_json)
+    _show_answer(as_json, answer, evidence)
 
 
 @handle_errors
@@ -128,9 +133,11 @@ def summarize(
     as_json: AsJson = False,
     model: Model = None,
     base_url: BaseUrl = None,
+    gguf: Gguf = None,
     no_llm: NoLlm = False,
     verify: VerifyOption = Verify.OFFLINE,
     no_cache: NoCache = False,
+    evidence: ShowEvidence = False,
 ) -> None:
     """A cited summary of the papers on a topic or in a seed list, grouped by theme.
 
@@ -140,8 +147,9 @@ def summarize(
     from rag.services.writing import summarize as core_summarize
 
     request = SummaryRequest(query, lists or [], max_papers)
-    overrides = {"llm_model": model, "llm_base_url": base_url}
-    _show_answer(as_json, _write(core_summarize, request, _options(no_llm, no_cache, verify), overrides, as_json))
+    overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
+    answer = _write(core_summarize, request, _options(no_llm, no_cache, verify), overrides, as_json)
+    _show_answer(as_json, answer, evidence)
 
 
 @handle_errors
@@ -158,9 +166,11 @@ def draft(
     as_json: AsJson = False,
     model: Model = None,
     base_url: BaseUrl = None,
+    gguf: Gguf = None,
     no_llm: NoLlm = False,
     verify: VerifyOption = Verify.OFFLINE,
     no_cache: NoCache = False,
+    evidence: ShowEvidence = False,
 ) -> None:
     """Draft related-work paragraphs on TOPIC, every sentence cited, ready for a paper."""
     from rag.errors import InputError
@@ -168,7 +178,7 @@ def draft(
     from rag.services.writing import draft as core_draft
 
     request = DraftRequest(topic, cite or [], max_papers)
-    overrides = {"llm_model": model, "llm_base_url": base_url}
+    overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
     answer = _write(core_draft, request, _options(no_llm, no_cache, verify), overrides, as_json)
     if bib is not None and not answer.citations:
         notify(f"nothing cited, so {bib} was not written")
@@ -180,7 +190,7 @@ def draft(
         except OSError as exc:
             raise InputError(f"cannot write {bib}: {exc.strerror or exc}") from None
     if output_format is not Format.LATEX:
-        _show_answer(as_json, answer)
+        _show_answer(as_json, answer, evidence)
         return
     from rag.writing.latex import to_latex
 

@@ -32,7 +32,13 @@ class ResponseCache:
     def get(self, key: str) -> Completion | None:
         try:
             data = json.loads(self._path(key).read_text(encoding="utf-8"))
-            return Completion(text=data["text"], usage=Usage(**data["usage"]), cached=True)
+            return Completion(
+                text=data["text"],
+                usage=Usage(**data["usage"]),
+                cached=True,
+                structured=bool(data.get("structured", False)),
+                stopped=data.get("stopped"),
+            )
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -41,7 +47,13 @@ class ResponseCache:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps({"text": completion.text, "usage": asdict(completion.usage)}), encoding="utf-8")
+            record = {
+                "text": completion.text,
+                "usage": asdict(completion.usage),
+                "structured": completion.structured,
+                "stopped": completion.stopped,
+            }
+            tmp.write_text(json.dumps(record), encoding="utf-8")
             os.replace(tmp, path)
         except OSError:
             tmp.unlink(missing_ok=True)  # a cache that cannot be written is only slower

@@ -7,21 +7,43 @@ server (Ollama, llama.cpp, vLLM, LM Studio).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Generator
 from typing import Any
 
-from rag.config import Settings
-from rag.errors import LLMError, RagError
+from rag.config import CitationProtocol, Settings
+from rag.errors import LLMError, RagError, SchemaRefusedError
 from rag.llm.cache import ResponseCache, cache_key
+from rag.llm.capabilities import EndpointMemory
 from rag.llm.pricing import cost
 from rag.llm.retry import explain, retry_policy
-from rag.llm.types import CHARS_PER_TOKEN, OPENAI_BASE_URL, PLACEHOLDER_KEY, Completion, OnToken, Usage
+from rag.llm.types import (
+    CHARS_PER_TOKEN,
+    OPENAI_BASE_URL,
+    PLACEHOLDER_KEY,
+    Completion,
+    JsonSchema,
+    OnToken,
+    StreamWatch,
+    Usage,
+)
+
+# A 400/422 whose message names one of these is the server refusing structured output, not a bad prompt.
+_SCHEMA_REFUSAL = re.compile(r"response_format|json_schema|schema|grammar|structured|guided", re.IGNORECASE)
 
 
 class OpenAICompatibleChat:
     """A chat model behind an OpenAI-compatible endpoint, via llama-index's OpenAILike."""
 
-    def __init__(self, settings: Settings, cache: ResponseCache | None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        cache: ResponseCache | None,
+        memory: EndpointMemory | None = None,
+        identity: str | None = None,
+    ) -> None:
+        """``identity`` names the endpoint in the cache and the capability memory when its URL does not
+        (an in-process llama.cpp gets a new port every run; its GGUF file is what stays the same)."""
         if not settings.llm_model:
             raise LLMError("no model configured; set RAG_LLM_MODEL or pass --model")
         base_url, key = settings.llm_credentials()
@@ -33,7 +55,9 @@ class OpenAICompatibleChat:
         self.settings = settings
         self.name = settings.llm_model
         self.base_url = base_url or OPENAI_BASE_URL
+        self.identity = identity or self.base_url
         self.cache = cache
+        self.memory = memory
         from llama_index.llms.openai_like import OpenAILike
 
         # Usage in streams is an OpenAI extension; other servers may reject or ignore it.
@@ -51,52 +75,97 @@ class OpenAICompatibleChat:
             additional_kwargs=extra,
         )
 
-    def _key(self, system: str, user: str) -> str:
+    @property
+    def accepts_schema(self) -> bool:
+        protocol = self.settings.llm_citations
+        if protocol is CitationProtocol.AUTO:
+            return self.memory is None or self.memory.accepts_schema(self.identity, self.name)
+        return protocol is CitationProtocol.JSON
+
+    def _key(self, system: str, user: str, schema: JsonSchema | None) -> str:
         return cache_key(
             model=self.name,
-            base_url=self.base_url,
+            base_url=self.identity,
             temperature=self.settings.llm_temperature,
             max_tokens=self.settings.llm_max_tokens,
             system=system,
             user=user,
+            schema=schema,
         )
 
-    def complete(self, system: str, user: str, on_token: OnToken | None = None) -> Completion:
-        key = self._key(system, user)
+    def complete(
+        self,
+        system: str,
+        user: str,
+        on_token: OnToken | None = None,
+        *,
+        schema: JsonSchema | None = None,
+        watch: StreamWatch | None = None,
+    ) -> Completion:
+        key = self._key(system, user, schema)
         if self.cache is not None and (hit := self.cache.get(key)) is not None:
             if on_token:
                 on_token(hit.text)
             hit.usage = Usage(hit.usage.prompt_tokens, hit.usage.completion_tokens, 1, 1, hit.usage.estimated, 0.0)
             return hit
-        completion = self._stream(system, user, on_token)
+        completion = self._stream(system, user, on_token, schema, watch)
         if self.cache is not None:
             self.cache.put(key, completion)  # only whole answers reach this line
         return completion
 
-    def _open_stream(self, system: str, user: str) -> tuple[Any, Iterator[Any], int]:
+    def _refused(self, exc: Exception, schema: JsonSchema | None) -> SchemaRefusedError | None:
+        """The error as a refusal of structured output, remembered for this endpoint; None if it is another error."""
+        import openai
+
+        if schema is None or not isinstance(exc, openai.BadRequestError | openai.UnprocessableEntityError):
+            return None
+        if not _SCHEMA_REFUSAL.search(str(exc)):
+            return None
+        if self.settings.llm_citations is CitationProtocol.JSON:
+            raise LLMError(
+                f"{self.base_url} does not take a JSON schema in response_format ({type(exc).__name__}); "
+                "set RAG_LLM_CITATIONS=text (or auto)"
+            ) from None
+        if self.memory is not None:
+            self.memory.refused_schema(self.identity, self.name)
+        return SchemaRefusedError(f"{self.base_url} refused structured output; asking for [n] citations in text")
+
+    def _open_stream(
+        self, system: str, user: str, schema: JsonSchema | None
+    ) -> tuple[Any, Generator[Any, None, None], int]:
         """Start the stream and read its first chunk, retrying what can be retried."""
         from llama_index.core.llms import ChatMessage
 
         messages = [ChatMessage(role="system", content=system), ChatMessage(role="user", content=user)]
+        extra: dict[str, Any] = {}
+        if schema is not None:
+            extra["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "cited_answer", "strict": True, "schema": schema},
+            }
         retrying = retry_policy(self.settings)
         attempts = 0
         try:
             for attempt in retrying:
                 with attempt:
                     attempts += 1
-                    stream = self._llm.stream_chat(messages)
+                    stream = self._llm.stream_chat(messages, **extra)
                     first = next(stream, None)
                     return first, stream, attempts
         except RagError:
             raise
         except Exception as exc:
-            raise explain(exc, self.settings, attempts) from None
+            refused = self._refused(exc, schema)
+            raise (refused or explain(exc, self.settings, attempts)) from None
         raise LLMError("unreachable: retry loop ended without a result")
 
-    def _stream(self, system: str, user: str, on_token: OnToken | None) -> Completion:
-        first, stream, attempts = self._open_stream(system, user)
+    def _stream(
+        self, system: str, user: str, on_token: OnToken | None, schema: JsonSchema | None, watch: StreamWatch | None
+    ) -> Completion:
+        first, stream, attempts = self._open_stream(system, user, schema)
         parts: list[str] = []
         counts: dict[str, int] = {}
+        stopped: str | None = None
         chunk = first
         try:
             while chunk is not None:
@@ -104,6 +173,9 @@ class OpenAICompatibleChat:
                     parts.append(chunk.delta)
                     if on_token:
                         on_token(chunk.delta)
+                    if watch is not None and (stopped := watch("".join(parts))):
+                        stream.close()  # closing the HTTP stream makes the server stop generating
+                        break
                 counts = chunk.additional_kwargs or counts
                 chunk = next(stream, None)
         except Exception as exc:
@@ -125,4 +197,4 @@ class OpenAICompatibleChat:
             estimated=estimated,
             cost_usd=cost(self.settings, prompt_tokens, completion_tokens),
         )
-        return Completion(text, usage, cached=False, attempts=attempts)
+        return Completion(text, usage, attempts=attempts, structured=schema is not None, stopped=stopped)

@@ -13,11 +13,14 @@ from rag.resources import bundled_dir
 # Each template and the placeholders the code fills in it.
 PLACEHOLDERS: dict[str, frozenset[str]] = {
     "system": frozenset(),
-    "ask": frozenset({"question", "sources", "length"}),
-    "summarize": frozenset({"topic", "sources"}),
-    "summarize_merge": frozenset({"topic", "summaries"}),
-    "draft": frozenset({"topic", "sources", "must_cite"}),
+    "ask": frozenset({"question", "sources", "length", "citation_format"}),
+    "summarize": frozenset({"topic", "sources", "citation_format"}),
+    "summarize_merge": frozenset({"topic", "summaries", "citation_format"}),
+    "draft": frozenset({"topic", "sources", "must_cite", "citation_format"}),
     "verify": frozenset({"claim", "evidence"}),
+    # How to give citations, filled into {citation_format} above: [n] in text, or JSON sentences.
+    "format_text": frozenset(),
+    "format_json": frozenset(),
 }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 # Local servers accept any key; the SDK insists on one.
@@ -40,9 +40,16 @@ class Completion:
     usage: Usage = field(default_factory=Usage)
     cached: bool = False
     attempts: int = 1
+    # The text is JSON following the schema that was asked for (structured output).
+    structured: bool = False
+    # Why rag cut the stream short (a model repeating itself), or None when the model finished.
+    stopped: str | None = None
 
 
 OnToken = Callable[[str], None]
+JsonSchema = dict[str, Any]
+# Looks at the text streamed so far; returns why to stop reading (e.g. "repetition") or None to go on.
+StreamWatch = Callable[[str], str | None]
 
 
 class ChatModel(Protocol):
@@ -50,4 +57,20 @@ class ChatModel(Protocol):
 
     name: str
 
-    def complete(self, system: str, user: str, on_token: OnToken | None = None) -> Completion: ...
+    @property
+    def accepts_schema(self) -> bool:
+        """Whether to ask for structured output (a JSON schema in ``response_format``) at all."""
+        ...
+
+    def complete(
+        self,
+        system: str,
+        user: str,
+        on_token: OnToken | None = None,
+        *,
+        schema: JsonSchema | None = None,
+        watch: StreamWatch | None = None,
+    ) -> Completion:
+        """The model's reply; with ``schema``, JSON that follows it (``SchemaRefusedError`` when the
+        endpoint does not take schemas). ``watch`` may stop the stream early."""
+        ...

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rag.config import Settings
@@ -60,6 +61,10 @@ class Context:
     def chat_model(self, options: WritingOptions) -> ChatModel | None:
         """The model a writing command uses, or None (extractive / outline). Config errors surface here, first."""
         settings = self.settings
+        identity = None
+        if options.use_llm and self.chat is None and settings.llm_gguf is not None:
+            settings = self._local_model_settings(settings, settings.llm_gguf)
+            identity = f"gguf:{settings.llm_gguf.resolve() if settings.llm_gguf else ''}"
         if options.use_llm and settings.llm_base_url and not settings.llm_enabled and self.chat is None:
             raise InputError(f"a base URL ({settings.llm_base_url}) but no model: set RAG_LLM_MODEL or pass --model")
         if not options.use_llm or (not settings.llm_enabled and self.chat is None):
@@ -69,7 +74,31 @@ class Context:
         if self.chat is not None:
             return self.chat
         from rag.llm.cache import CACHE_DIR, ResponseCache
+        from rag.llm.capabilities import CAPABILITIES_FILE, EndpointMemory
         from rag.llm.chat import OpenAICompatibleChat
 
         cache = ResponseCache(settings.data_dir / CACHE_DIR) if options.cache and settings.llm_cache else None
-        return OpenAICompatibleChat(settings, cache)
+        memory = EndpointMemory(settings.data_dir / CAPABILITIES_FILE)
+        return OpenAICompatibleChat(settings, cache, memory, identity)
+
+    def _local_model_settings(self, settings: Settings, gguf: Path) -> Settings:
+        """Settings that point the usual client at an in-process llama.cpp serving ``gguf`` (started once)."""
+        if settings.llm_base_url:
+            raise InputError(
+                f"both a GGUF file ({gguf}) and a base URL ({settings.llm_base_url}) are set: pick one "
+                "(unset RAG_LLM_BASE_URL / drop --base-url, or unset RAG_LLM_GGUF / drop --gguf)"
+            )
+        from pydantic import SecretStr
+
+        from rag.llm import gguf as local
+
+        server = local.start(gguf, threads=settings.llm_threads, notify=self.notify)
+        # The file is the model, whatever RAG_LLM_MODEL names; the key is the server's own, never a user's.
+        return settings.model_copy(
+            update={
+                "llm_base_url": server.base_url,
+                "llm_model": server.model,
+                "llm_api_key": SecretStr(server.api_key),
+                "llm_context_tokens": min(settings.llm_context_tokens, local.source_budget(settings.llm_max_tokens)),
+            }
+        )

@@ -6,11 +6,13 @@ Read-only: it never downloads, writes or takes the data directory's lock.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from rag.config import Settings
 from rag.embed.choice import choose_embedder, chroma_cache_dir, vector_collection
 from rag.embed.endpoint import ENDPOINT_MODEL_PREFIX
 from rag.embed.onnx import model_files_dir
+from rag.errors import InputError
 from rag.index.catalog import CATALOG_FILE
 from rag.index.lock import LOCK_FILE
 from rag.llm.cache import CACHE_DIR, ResponseCache
@@ -122,7 +124,36 @@ def _endpoint(name: str, base_url: str, model: str | None, key: str | None, repo
     report.add(name, Status.OK, f"{base_url} answers; model '{model}'; serves: {listed or 'unlisted'}")
 
 
+def _gguf(settings: Settings, gguf: Path, report: DoctorReport) -> None:
+    """The GGUF file and the engine that would run it; never loads the model (doctor stays read-only and quick)."""
+    from rag.llm import gguf as local
+
+    if settings.llm_base_url:
+        report.add(
+            "llm",
+            Status.FAIL,
+            f"both RAG_LLM_GGUF ({gguf}) and RAG_LLM_BASE_URL ({settings.llm_base_url}) are set",
+            "pick one: unset RAG_LLM_BASE_URL or RAG_LLM_GGUF",
+        )
+        return
+    try:
+        path = local.check_gguf(gguf)
+    except InputError as exc:
+        report.add("llm", Status.FAIL, str(exc), "point RAG_LLM_GGUF at a .gguf model file")
+        return
+    threads = f"{settings.llm_threads} thread{'s' if settings.llm_threads > 1 else ''}"
+    detail = f"GGUF {path} ({local.size_mb(path):.0f} MB), run in-process by llama.cpp ({threads})"
+    if not local.xllamacpp_available():
+        report.add("llm", Status.FAIL, f"{detail}, but xllamacpp is not installed", local.INSTALL_HINT)
+        return
+    report.add("llm", Status.OK, f"{detail}; xllamacpp installed")
+
+
 def _llm(settings: Settings, report: DoctorReport) -> None:
+    if settings.llm_gguf is not None:
+        _gguf(settings, settings.llm_gguf, report)
+        report.add("keys", Status.INFO, "no key is sent: the model runs in this process")
+        return
     base_url, key = settings.llm_credentials()
     openai_key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
     if not settings.llm_enabled:

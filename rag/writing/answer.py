@@ -13,12 +13,33 @@ from rag.records import Hit, Paper
 
 
 class Support(StrEnum):
-    """How well a sentence is backed by the sources it cites."""
+    """How well a sentence is backed by the sources it cites, named for what each check measures.
 
-    SUPPORTED = "supported"
-    WEAK = "weak"
-    UNSUPPORTED = "unsupported"
+    The offline check finds on-point evidence well but tells support from contradiction only
+    weakly (README: measured on labelled claims), so its top label is "evidence found"; only
+    the model judge (--verify llm) says "supported" or "contradicted".
+    """
+
+    SUPPORTED = "supported"  # the model judge: the sources support it
+    EVIDENCE = "evidence_found"  # offline: a source sentence matches the claim closely
+    WEAK = "weak"  # offline: related text only; the judge: an unreadable verdict
+    UNSUPPORTED = "unsupported"  # offline: no evidence; the judge: not enough information
+    CONTRADICTED = "contradicted"  # the model judge: the sources say otherwise
     UNCITED = "uncited"
+
+    @property
+    def is_top(self) -> bool:
+        """The label a reader may rely on (what eval-support counts as "supported")."""
+        return self in (Support.SUPPORTED, Support.EVIDENCE)
+
+
+@dataclass
+class Evidence:
+    """The sentence of a cited source that best backs a claim: where a reader checks it in one glance."""
+
+    source: int  # the citation number [n] of the paper it comes from
+    position: int  # 0-based index of the sentence in that paper's text (abstract, then passage)
+    text: str
 
 
 @dataclass
@@ -27,6 +48,21 @@ class CitedSentence:
     citations: list[int]
     support: Support | None = None
     score: float | None = None
+    # rag added the citation: the model cited nothing (or a source that does not back the sentence).
+    attributed: bool = False
+    evidence: Evidence | None = None
+    # Names and numbers in the sentence that no given source mentions (a model inventing them).
+    ungrounded: list[str] = field(default_factory=list)
+    # The offline check sees the evidence negate or reverse the claim (a warning: right about half the time).
+    conflict: bool = False
+
+
+@dataclass
+class DroppedSentence:
+    """A sentence the model wrote that the reader does not see, and why."""
+
+    text: str
+    reason: str
 
 
 @dataclass
@@ -64,3 +100,8 @@ class Answer:
     uncited: list[Paper] = field(default_factory=list)
     usage: Usage | None = None
     model: str | None = None
+    dropped: list[DroppedSentence] = field(default_factory=list)
+    # One-line notes on what the checks did (a stream cut short, a fallback to quotes).
+    notes: list[str] = field(default_factory=list)
+    # What the model wrote, before any check (kept for --json when the answer shown is not the model's).
+    model_text: str | None = None

@@ -87,13 +87,13 @@ def theme_name(group: Sequence[Paper], everyone: Sequence[Paper]) -> str:
     return ", ".join(scored[:THEME_NAME_WORDS]) or "other"
 
 
-def outline(topic: str, papers: Sequence[Paper], embedder: Embedder | None) -> Answer:
+def outline(topic: str, papers: Sequence[Paper], embedder: Embedder | None, label: str = OUTLINE_LABEL) -> Answer:
     if not papers:
         return Answer(topic, "No papers to outline.", AnswerMode.INSUFFICIENT)
     vectors = embedder.embed([p.searchable_text() for p in papers]) if embedder else _tfidf(papers)
     themes = max(1, round(THEMES_PER_SQRT_HALF * math.sqrt(len(papers) / 2)))
     order: list[Paper] = []
-    lines = [f"{OUTLINE_LABEL}: {len(papers)} papers in {min(themes, len(papers))} themes."]
+    lines = [f"{label}: {len(papers)} papers in {min(themes, len(papers))} themes."]
     for number, group in enumerate(group_papers(vectors, themes), start=1):
         members = [papers[i] for i in group]
         lines.append(f"{number}. {theme_name(members, papers)} ({len(members)} paper{'s' if len(members) > 1 else ''})")

@@ -1,76 +1,118 @@
-"""How well each cited sentence is supported by the abstracts it cites.
+"""How well each sentence is backed by the sources it was given.
 
-The offline floor combines embedding similarity (sentence vs. each sentence of
-the cited abstract) with term overlap; ``--verify llm`` asks the model to judge.
+``score_against_sources`` rates every claim against every source offline (what
+the citation check and attribution both need); ``--verify llm`` asks the model
+to judge instead, with a verdict that can say "contradicted".
 """
 
 from __future__ import annotations
 
-import numpy as np
+import contextlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-from rag.embed.types import Embedder
+from rag.errors import SchemaRefusedError
 from rag.llm.prompts import load_prompt
 from rag.llm.types import ChatModel, Usage
-from rag.text import split_sentences, term_coverage
-from rag.writing.answer import CitedText, Support
-from rag.writing.citations import CITATION_GROUP
+from rag.records import Paper
+from rag.text import split_sentences
+from rag.writing.answer import Support
 from rag.writing.sources import source_block
+from rag.writing.support_check import SupportLabel, load_support_model
 
-# Combined score = weight * best cosine + (1 - weight) * term coverage.
-SIMILARITY_WEIGHT = 0.6
-SUPPORTED_AT = 0.5
-WEAK_AT = 0.35
-# Without a model, term coverage alone decides.
-LEXICAL_SUPPORTED_AT = 0.5
-LEXICAL_WEAK_AT = 0.3
-
-
-def _label(score: float, supported_at: float, weak_at: float) -> Support:
-    if score >= supported_at:
-        return Support.SUPPORTED
-    return Support.WEAK if score >= weak_at else Support.UNSUPPORTED
-
-
-def verify_offline(cited: CitedText, embedder: Embedder | None) -> None:
-    """Label every sentence in place."""
-    checked = [s for s in cited.sentences if s.citations]
-    for sentence in cited.sentences:
-        if not sentence.citations:
-            sentence.support = Support.UNCITED
-    if not checked:
-        return
-    evidence = {n: split_sentences(cited.papers[n - 1].searchable_text()) for s in checked for n in s.citations}
-    claims = {id(s): CITATION_GROUP.sub("", s.text) for s in checked}  # the claim without its [n] markers
-    vectors: dict[str, np.ndarray] = {}
-    if embedder is not None:
-        texts = list(dict.fromkeys([*claims.values(), *(e for parts in evidence.values() for e in parts)]))
-        vectors = dict(zip(texts, embedder.embed(texts), strict=True))
-    for sentence in checked:
-        claim = claims[id(sentence)]
-        best = 0.0
-        for n in sentence.citations:
-            coverage = term_coverage(claim, cited.papers[n - 1].searchable_text())
-            if embedder is None:
-                best = max(best, coverage)
-                continue
-            similarity = max(float(vectors[claim] @ vectors[part]) for part in evidence[n])
-            best = max(best, SIMILARITY_WEIGHT * similarity + (1 - SIMILARITY_WEIGHT) * coverage)
-        sentence.score = round(best, 3)
-        thresholds = (SUPPORTED_AT, WEAK_AT) if embedder is not None else (LEXICAL_SUPPORTED_AT, LEXICAL_WEAK_AT)
-        sentence.support = _label(best, *thresholds)
+# The judge's one-word verdicts; anything else counts as weak, never as supported.
+VERDICTS = {
+    "SUPPORTED": Support.SUPPORTED,
+    "CONTRADICTED": Support.CONTRADICTED,
+    "NOT ENOUGH INFO": Support.UNSUPPORTED,
+    "NOT_ENOUGH_INFO": Support.UNSUPPORTED,
+    "NEI": Support.UNSUPPORTED,
+}
+_OFFLINE_LABELS = {
+    SupportLabel.EVIDENCE_FOUND: Support.EVIDENCE,
+    SupportLabel.RELATED: Support.WEAK,
+    SupportLabel.NOT_FOUND: Support.UNSUPPORTED,
+}
 
 
-def verify_with_model(cited: CitedText, model: ChatModel, usage: Usage) -> None:
-    """Ask the model to judge each cited sentence against its cited abstracts."""
-    system = load_prompt("system").template
-    judge = load_prompt("verify")
-    verdicts = {"SUPPORTED": Support.SUPPORTED, "PARTIAL": Support.WEAK, "UNSUPPORTED": Support.UNSUPPORTED}
-    for sentence in cited.sentences:
-        if not sentence.citations:
-            sentence.support = Support.UNCITED
-            continue
-        evidence = "\n".join(source_block(n, cited.papers[n - 1]) for n in sentence.citations)
-        reply = model.complete(system, judge.render(claim=sentence.text, evidence=evidence))
-        usage.add(reply.usage)
-        word = reply.text.strip().split()[0].strip(".:*").upper() if reply.text.strip() else ""
-        sentence.support = verdicts.get(word, Support.WEAK)
+@dataclass
+class SourceScore:
+    """One claim against one source: how well it is backed, and by which sentence of it."""
+
+    score: float
+    support: Support
+    position: int
+    sentence: str
+    conflict: bool = False
+
+
+def score_against_sources(claims: Sequence[str], papers: Sequence[Paper]) -> list[list[SourceScore]]:
+    """``result[i][j]``: claim ``i`` against source ``j``, by the offline check (rag.writing.support_check).
+
+    The lexical weights are used: with MiniLM the check is 0.03 more precise on labelled claims but
+    embeds every source sentence, ~100x slower per answer (benchmarks/support_check.py)."""
+    if not claims or not papers:
+        return [[] for _ in claims]
+    texts = [p.searchable_text() for p in papers]
+    flat = load_support_model().score([c for c in claims for _ in texts], [t for _ in claims for t in texts])
+    table = []
+    for i in range(len(claims)):
+        row = []
+        for result in flat[i * len(texts) : (i + 1) * len(texts)]:
+            position = max(result.evidence_index, 0)
+            support = _OFFLINE_LABELS[result.label]
+            row.append(SourceScore(result.score, support, position, result.evidence_text, result.contradiction))
+        table.append(row)
+    return table
+
+
+def score_against_group(claim: str, papers: Sequence[Paper]) -> tuple[SourceScore, int]:
+    """A claim citing several papers, against their texts read together (each may back one half of it);
+    the score, and which of ``papers`` holds the best evidence sentence."""
+    parts = [split_sentences(p.searchable_text()) for p in papers]
+    joined = " ".join(s for sentences in parts for s in sentences)
+    result = load_support_model().score([claim], [joined])[0]
+    position, owner = max(result.evidence_index, 0), 0
+    while owner < len(parts) - 1 and position >= len(parts[owner]):
+        position -= len(parts[owner])
+        owner += 1
+    support = _OFFLINE_LABELS[result.label]
+    return SourceScore(result.score, support, position, result.evidence_text, result.contradiction), owner
+
+
+VERDICT_SCHEMA = {
+    "type": "object",
+    "properties": {"verdict": {"type": "string", "enum": ["SUPPORTED", "CONTRADICTED", "NOT ENOUGH INFO"]}},
+    "required": ["verdict"],
+    "additionalProperties": False,
+}
+
+
+def judge_with_model(claim: str, cited: Sequence[tuple[int, Paper]], model: ChatModel, usage: Usage) -> Support:
+    """The model's verdict on ``claim`` against the papers it cites (numbered as cited); structured output
+    where the endpoint takes a schema, so a small model cannot answer anything but a verdict."""
+    evidence = "\n".join(source_block(n, paper) for n, paper in cited)
+    system, prompt = load_prompt("system").template, load_prompt("verify").render(claim=claim, evidence=evidence)
+    reply = None
+    if model.accepts_schema:
+        with contextlib.suppress(SchemaRefusedError):  # asked again in text below; the endpoint is remembered
+            reply = model.complete(system, prompt, schema=VERDICT_SCHEMA)
+    if reply is None:
+        reply = model.complete(system, prompt)
+    usage.add(reply.usage)
+    text = reply.text
+    if reply.structured:
+        with contextlib.suppress(ValueError, AttributeError):  # a server that ignored the schema wrote plain text
+            text = str(json.loads(reply.text).get("verdict", ""))
+    return parse_verdict(text)
+
+
+def parse_verdict(text: str) -> Support:
+    """'SUPPORTED', 'Contradicted.', '**NOT ENOUGH INFO**' ... -> the label; unreadable -> weak."""
+    words = text.strip().upper().replace("*", "").replace(".", " ").split()
+    for length in (3, 1):  # "NOT ENOUGH INFO" first, then one word
+        verdict = " ".join(words[:length])
+        if verdict in VERDICTS:
+            return VERDICTS[verdict]
+    return Support.WEAK

@@ -1,0 +1,173 @@
+"""Everything a model wrote passes through here before anyone sees it.
+
+The promise: every sentence shown is cited and checked, or visibly marked,
+whatever the model does. So, in order: sentences and their source numbers are
+read (JSON or [n] text); numbers the model was not given are removed; repeated
+sentences are dropped; each sentence is checked against its sources; a sentence
+with no citation, or one its citation does not back, is attributed to the given
+source that does back it (marked as attributed by rag) or dropped; names and
+numbers no source mentions are flagged. What is left is renumbered. If no shown
+sentence is supported, the caller falls back to quotes (``Answer`` with a note).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rag.llm.types import ChatModel, Completion, Usage
+from rag.records import Paper
+from rag.text import split_sentences
+from rag.writing.answer import Answer, AnswerMode, Citation, CitedSentence, DroppedSentence, Evidence, Support
+from rag.writing.citations import Claim, claims_from_text, keep_given, with_citations
+from rag.writing.degenerate import first_occurrences, ungrounded_terms
+from rag.writing.sources import source_block
+from rag.writing.structured import parse_structured
+from rag.writing.verification import SourceScore, judge_with_model, score_against_group, score_against_sources
+
+REPEATED = "repeated an earlier sentence"
+CUT_OFF = "cut off when rag stopped the looping model"
+UNSUPPORTED = "no given source supports it"
+SHOWN = (Support.SUPPORTED, Support.EVIDENCE, Support.WEAK, Support.CONTRADICTED)
+
+
+@dataclass
+class Checked:
+    sentence: CitedSentence
+    paragraph: int
+    papers: list[Paper]  # what sentence.citations will point at once renumbered
+
+
+def read_claims(reply: Completion) -> list[Claim]:
+    """The model's sentences: from its JSON when it was asked for JSON (and wrote it), else from [n] text."""
+    if reply.structured and (sentences := parse_structured(reply.text)) is not None:
+        # A "text" value may hold several sentences: each is checked (and deduplicated) on its own.
+        return [Claim(part, s.sources) for s in sentences for part in split_sentences(s.text)]
+    return claims_from_text(reply.text)
+
+
+def _evidence(score: SourceScore, n: int) -> Evidence:
+    return Evidence(source=n, position=score.position, text=score.sentence)
+
+
+def _label_cited(
+    claim: str,
+    cited: list[int],
+    scores: list[SourceScore],
+    given: Sequence[Paper],
+    judge: ChatModel | None,
+    usage: Usage,
+) -> tuple[Support, SourceScore | None, int | None]:
+    """The sentence's label from the sources it cites, with the best of them."""
+    if not cited:
+        return Support.UNCITED, None, None
+    best_n = max(cited, key=lambda n: scores[n - 1].score)
+    best = scores[best_n - 1]
+    if len(cited) > 1:  # "A does X [1] and B does Y [2]": neither source alone backs the whole sentence
+        together, owner = score_against_group(claim, [given[n - 1] for n in cited])
+        if together.score > best.score:
+            best, best_n = together, cited[owner]
+    if judge is not None:
+        return judge_with_model(claim, [(n, given[n - 1]) for n in cited], judge, usage), best, best_n
+    return best.support, best, best_n
+
+
+def check_reply(
+    topic: str,
+    reply: Completion,
+    given: Sequence[Paper],
+    usage: Usage,
+    judge: ChatModel | None = None,
+) -> Answer:
+    """The model's reply as an answer whose every shown sentence is cited and checked (``judge``: --verify llm)."""
+    claims = read_claims(reply)
+    removed: list[int] = []
+    dropped: list[DroppedSentence] = []
+    if reply.stopped and claims:  # the stream was closed mid-sentence: its last sentence is unfinished
+        dropped.append(DroppedSentence(claims.pop().text, CUT_OFF))
+    keep, repeats = first_occurrences([c.text for c in claims])
+    dropped += [DroppedSentence(claims[i].text, REPEATED) for i in repeats]
+    claims = [claims[i] for i in keep]
+    table = score_against_sources([c.text for c in claims], given)
+    source_texts = [source_block(n, p) for n, p in enumerate(given, start=1)]
+    checked: list[Checked] = []
+    for claim, scores in zip(claims, table, strict=True):
+        cited, invalid = keep_given(claim.numbers, len(given))
+        removed += [n for n in invalid if n not in removed]
+        support, best, best_n = _label_cited(claim.text, cited, scores, given, judge, usage)
+        attributed = False
+        if support in (Support.UNCITED, Support.UNSUPPORTED, Support.WEAK):
+            # The model cited nothing, or a source that does not back the sentence: find the one that does.
+            top = max(range(len(given)), key=lambda j: scores[j].score)
+            if scores[top].support.is_top and top + 1 not in cited:
+                confirmed = scores[top].support
+                if judge is not None:  # --verify llm: the judge has the last word on the new citation too
+                    confirmed = judge_with_model(claim.text, [(top + 1, given[top])], judge, usage)
+                if confirmed.is_top:
+                    cited, support, best, best_n, attributed = [top + 1], confirmed, scores[top], top + 1, True
+        if support not in SHOWN:
+            dropped.append(DroppedSentence(with_citations(claim.text, cited), UNSUPPORTED))
+            continue
+        ungrounded = ungrounded_terms(claim.text, source_texts)
+        if ungrounded and support.is_top:
+            support = Support.WEAK  # right topic, but it names things no source mentions
+        sentence = CitedSentence(
+            claim.text,
+            cited,
+            support,
+            best.score if best else None,
+            attributed,
+            _evidence(best, best_n) if best and best_n else None,
+            ungrounded,
+            conflict=bool(best and best.conflict and judge is None),
+        )
+        checked.append(Checked(sentence, claim.paragraph, [given[n - 1] for n in cited]))
+    return _assemble(topic, checked, dropped, removed, reply, usage)
+
+
+def _assemble(
+    topic: str,
+    checked: list[Checked],
+    dropped: list[DroppedSentence],
+    removed: list[int],
+    reply: Completion,
+    usage: Usage,
+) -> Answer:
+    """Renumber by first appearance and write the text: sentences in their paragraphs, citations at their ends."""
+    order: dict[str, int] = {}
+    papers: list[Paper] = []
+    for item in checked:
+        for paper in item.papers:
+            if paper.id not in order:
+                order[paper.id] = len(papers) + 1
+                papers.append(paper)
+    paragraphs: dict[int, list[str]] = {}
+    for item in checked:
+        numbers = [order[p.id] for p in item.papers]
+        old_to_new = dict(zip(item.sentence.citations, numbers, strict=True))
+        if item.sentence.evidence is not None:
+            item.sentence.evidence.source = old_to_new[item.sentence.evidence.source]
+        item.sentence.citations = numbers
+        item.sentence.text = with_citations(item.sentence.text, numbers)
+        paragraphs.setdefault(item.paragraph, []).append(item.sentence.text)
+    text = "\n\n".join(" ".join(sentences) for _, sentences in sorted(paragraphs.items()))
+    notes = []
+    if reply.stopped:
+        notes.append(f"stopped reading the model's answer early ({reply.stopped}: it wrote the same sentence again)")
+    return Answer(
+        topic,
+        text,
+        AnswerMode.LLM,
+        [Citation(n, paper) for n, paper in enumerate(papers, start=1)],
+        sentences=[item.sentence for item in checked],
+        removed_citations=removed,
+        usage=usage,
+        dropped=dropped,
+        notes=notes,
+        model_text=reply.text,
+    )
+
+
+def has_supported_sentence(answer: Answer) -> bool:
+    """At least one shown sentence carries the top label: the answer may be shown as a cited answer."""
+    return any(s.support is not None and s.support.is_top for s in answer.sentences)
