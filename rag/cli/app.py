@@ -56,6 +56,7 @@ for command in (
 ):
     app.command()(command)
 app.command("eval")(commands.eval_command)
+app.command("eval-support")(commands.eval_support)
 
 
 def main(args: list[str] | None = None) -> None:

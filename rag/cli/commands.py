@@ -7,7 +7,20 @@ from typing import Annotated
 
 import typer
 
-from rag.cli.options import AsJson, Lists, Since, TopK, Until, search_request
+from rag.cli.options import (
+    AsJson,
+    BaseUrl,
+    Gguf,
+    Lists,
+    Model,
+    NoCache,
+    Since,
+    TopK,
+    Until,
+    Verify,
+    VerifyOption,
+    search_request,
+)
 from rag.cli.runtime import context, emit, handle_errors
 
 
@@ -199,3 +212,34 @@ def doctor(as_json: AsJson = False) -> None:
     emit(as_json, report, doctor_json, render_doctor)
     if not report.healthy:
         raise typer.Exit(1)
+
+
+@handle_errors
+def eval_support(
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="Labelled claim/paper pairs, JSONL: {claim, title, abstract, label: SUPPORT|CONTRADICT|NEI, "
+            "kind: hard_negative (optional)}."
+        ),
+    ],
+    verify: VerifyOption = Verify.OFFLINE,
+    limit: Annotated[int | None, typer.Option("--limit", help="Check only the first N pairs.")] = None,
+    as_json: AsJson = False,
+    model: Model = None,
+    base_url: BaseUrl = None,
+    gguf: Gguf = None,
+    no_cache: NoCache = False,
+) -> None:
+    """How well the citation check tells a paper that backs a claim from one that does not: confusion
+    matrix, precision/recall/F1 of its top label, and the share of contradicted, unrelated and similar-but-wrong
+    papers it would still show as backed, with 95% intervals."""
+    from rag.cli.json_output import support_eval_json
+    from rag.cli.render import render_support_eval
+    from rag.services.evaluation import evaluate_support
+    from rag.services.requests import SupportEvalRequest
+
+    request = SupportEvalRequest(path, verify is Verify.LLM, limit, cache=not no_cache)
+    with context(llm_model=model, llm_base_url=base_url, llm_gguf=gguf) as ctx:
+        run = evaluate_support(ctx, request)
+    emit(as_json, run, support_eval_json, render_support_eval)

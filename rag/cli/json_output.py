@@ -7,7 +7,15 @@ from typing import Any
 
 from rag.evaluation.metrics import EvalReport
 from rag.records import Hit, Paper
-from rag.services.results import Collections, DoctorReport, EvalRun, Listing, PaperView, SearchResult
+from rag.services.results import (
+    Collections,
+    DoctorReport,
+    EvalRun,
+    Listing,
+    PaperView,
+    SearchResult,
+    SupportEvalRun,
+)
 from rag.writing.answer import Answer, CitedSentence
 
 
@@ -123,3 +131,16 @@ def doctor_json(report: DoctorReport) -> dict[str, Any]:
 
 def collections_json(found: Collections) -> dict[str, Any]:
     return {"collections": [asdict(info) for info in found.collections]}
+
+
+def support_eval_json(run: SupportEvalRun) -> dict[str, Any]:
+    """DESIGN.md's contract: metrics, and one entry per input pair in input order."""
+    return {
+        "dataset": run.dataset,
+        "checker": run.checker,
+        "metrics": run.report.metrics,
+        "confusion": run.report.confusion,
+        "skipped_lines": run.skipped,
+        "pairs": [{"label": p.gold, "check": p.label, "score": p.score, "supported": p.top} for p in run.report.pairs],
+        "usage": asdict(run.usage) if run.usage else None,
+    }

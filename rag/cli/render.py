@@ -17,7 +17,16 @@ from rich.table import Table
 from rich.text import Text
 
 from rag.records import Paper
-from rag.services.results import Collections, DoctorReport, EvalRun, IngestResult, Listing, PaperView, SearchResult
+from rag.services.results import (
+    Collections,
+    DoctorReport,
+    EvalRun,
+    IngestResult,
+    Listing,
+    PaperView,
+    SearchResult,
+    SupportEvalRun,
+)
 from rag.writing.answer import Answer, AnswerMode, CitedSentence, Support
 
 SNIPPET_CHARS = 220
@@ -277,3 +286,35 @@ def render_collections(console: Console, found: Collections) -> None:
         vectors = "" if info.vectors is None else str(info.vectors)
         table.add_row(Text(clean(info.name)), papers, vectors, Text(clean(info.model or "")))
     console.print(table)
+
+
+def _share(value: float | list[float], interval: float | list[float] | None) -> str:
+    low, high = interval if isinstance(interval, list) else (0.0, 0.0)
+    return f"{float(value):.3f} [{low:.3f}-{high:.3f}]" if isinstance(value, float) else str(value)
+
+
+def render_support_eval(console: Console, run: SupportEvalRun) -> None:
+    metrics = run.report.metrics
+    console.print(Text(f"{run.dataset}: {len(run.report.pairs)} pairs, checked {run.checker}", style="bold"))
+    labels = sorted({label for row in run.report.confusion.values() for label in row})
+    table = Table(header_style="bold", title="gold label vs the check's label")
+    table.add_column("gold")
+    for label in labels:
+        table.add_column(label.replace("_", " "), justify="right")
+    for gold, row in sorted(run.report.confusion.items()):
+        table.add_row(gold, *(str(row.get(label, 0)) for label in labels))
+    console.print(table)
+    has_support = "SUPPORT" in run.report.confusion
+    rows = [("precision of the top label", "precision"), ("recall of the top label", "recall")] if has_support else []
+    rows += [(f"{gold} given the top label", f"{gold.lower()}_given_top_label") for gold in ("CONTRADICT", "NEI")]
+    rows.append(("hard negatives given the top label", "hard_negative_given_top_label"))
+    for name, key in rows:
+        if key in metrics:
+            console.print(Text(f"{name}: {_share(metrics[key], metrics.get(key + '_ci95'))} (95% interval)"))
+    aucs = [
+        f"{name.removeprefix('auc_').replace('_', ' ')} {metrics[name]}" for name in metrics if name.startswith("auc_")
+    ]
+    if has_support:
+        console.print(Text(f"F1 {metrics['f1']}; ROC AUC {', '.join(aucs)}", style="dim"))
+    if run.skipped:
+        console.print(Text(f"{run.skipped} bad lines skipped", style="yellow"))

@@ -10,12 +10,17 @@ from pathlib import Path
 from rag.errors import InputError, NotFoundError
 from rag.evaluation.beir import beir_ids, is_beir_folder, load_beir
 from rag.evaluation.metrics import LabelledQuestion, evaluate, load_questions
+from rag.evaluation.support import LabelledPair, PairResult, load_pairs, report
 from rag.index.session import LibrarySession
-from rag.records import Method
+from rag.llm.types import ChatModel, Usage
+from rag.records import Method, Paper, ProgressFn
 from rag.services.context import Context
-from rag.services.requests import EvalRequest
-from rag.services.results import EvalRun
+from rag.services.requests import EvalRequest, SupportEvalRequest, WritingOptions
+from rag.services.results import EvalRun, SupportEvalRun
+from rag.writing.verification import judge_with_model, score_against_sources
 
+# Bad lines of a pairs file shown one by one; the rest are counted.
+SHOWN_WARNINGS = 5
 # Rankings are kept this deep: recall@100 is the deepest reported metric.
 EVAL_DEPTH = 100
 MAX_COLLECTION_NAME = 63
@@ -74,3 +79,40 @@ def evaluate_retrieval(ctx: Context, request: EvalRequest) -> EvalRun:
         return EvalRun(
             beir.name if beir else request.path.name, ctx.settings.collection, retriever.paper_count, reports
         )
+
+
+def check_pairs(
+    pairs: Sequence[LabelledPair], judge: ChatModel | None, usage: Usage, progress: ProgressFn | None = None
+) -> list[PairResult]:
+    """Each pair checked as an answer's sentence would be: offline, or by the model as judge."""
+    results = []
+    for done, pair in enumerate(pairs, start=1):
+        paper = Paper(id=f"pair{pair.line}", text=pair.abstract, title=pair.title)
+        if judge is None:
+            scored = score_against_sources([pair.claim], [paper])[0][0]
+            label, score = scored.support, scored.score
+        else:
+            label = judge_with_model(pair.claim, [(1, paper)], judge, usage)
+            score = 1.0 if label.is_top else 0.0
+        results.append(PairResult(pair.gold, label.value, score, label.is_top))
+        if progress:
+            progress("checking pairs", done, len(pairs))
+    return results
+
+
+def evaluate_support(ctx: Context, request: SupportEvalRequest) -> SupportEvalRun:
+    """The citation check (offline, or the model as judge) against labelled claim/paper pairs."""
+    pairs, warnings = load_pairs(request.path)
+    for warning in warnings[:SHOWN_WARNINGS]:
+        ctx.notify(warning)
+    if len(warnings) > SHOWN_WARNINGS:
+        ctx.notify(f"... and {len(warnings) - SHOWN_WARNINGS} more bad lines skipped")
+    if request.limit is not None:
+        if request.limit < 1:
+            raise InputError(f"--limit must be at least 1 (got {request.limit})")
+        pairs = pairs[: request.limit]
+    judge = ctx.chat_model(WritingOptions(verify_llm=True, cache=request.cache)) if request.verify_llm else None
+    usage = Usage()
+    results = check_pairs(pairs, judge, usage, ctx.progress)
+    checker = f"llm judge ({judge.name})" if judge is not None else "offline"
+    return SupportEvalRun(request.path.name, checker, report(results), len(warnings), usage if judge else None)

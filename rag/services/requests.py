@@ -65,6 +65,14 @@ class EvalRequest:
     split: str = DEFAULT_BEIR_SPLIT
 
 
+@dataclass
+class SupportEvalRequest:
+    path: Path
+    verify_llm: bool = False
+    limit: int | None = None  # the first N pairs only (a model as judge takes seconds per pair)
+    cache: bool = True
+
+
 class ExportFormat(StrEnum):
     BIBTEX = "bibtex"
     JSONL = "jsonl"

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rag.evaluation.metrics import EvalReport
+from rag.evaluation.support import SupportReport
+from rag.llm.types import Usage
 from rag.records import Hit, LibraryInfo, Paper, SeedList
 
 
@@ -65,6 +67,15 @@ class EvalRun:
     collection: str
     documents: int
     reports: dict[str, EvalReport]
+
+
+@dataclass
+class SupportEvalRun:
+    dataset: str
+    checker: str
+    report: SupportReport
+    skipped: int  # bad lines of the pairs file
+    usage: Usage | None = None
 
 
 @dataclass
