@@ -5,6 +5,8 @@ flag (passed as keyword arguments) > environment ``RAG_*`` > ``.env`` > default.
 
 from __future__ import annotations
 
+import difflib
+import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -125,6 +127,18 @@ class Settings(BaseSettings):
     def _blank_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _blank_data_dir_is_the_default(cls, value: Any) -> Any:
+        # RAG_DATA_DIR= (empty) must not mean "the current folder".
+        return default_data_dir() if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("data_dir", "embed_model_dir", "llm_gguf", mode="after")
+    @classmethod
+    def _expand_user_and_variables(cls, value: Path | None) -> Path | None:
+        # `RAG_DATA_DIR=~/research/rag-data` (as .env.example shows) means the home folder, not a folder named '~'.
+        return Path(os.path.expanduser(os.path.expandvars(str(value)))) if value is not None else None
+
     @property
     def dense_enabled(self) -> bool:
         return self.embed_model.lower() != NO_EMBED_MODEL
@@ -138,6 +152,29 @@ class Settings(BaseSettings):
         """(base URL, key) for the model. A custom endpoint never receives OPENAI_API_KEY."""
         key = self.llm_api_key or (None if self.llm_base_url else self.openai_api_key)
         return self.llm_base_url, key.get_secret_value() if key else None
+
+
+ENV_PREFIX = "RAG_"
+ENV_FILE = ".env"
+# Variables rag reads although they are not RAG_* settings' names (or are tools' own).
+KNOWN_EXTRA_VARIABLES = frozenset({"RAG_TEST_GGUF", "RAG_CI_VENV"})
+
+
+def unknown_setting_warnings(environ: dict[str, str] | None = None, env_file: Path = Path(ENV_FILE)) -> list[str]:
+    """One line per RAG_* name in the environment or .env that is no setting, with the closest real one."""
+    from dotenv import dotenv_values
+
+    known = {f"{ENV_PREFIX}{name.upper()}" for name in Settings.model_fields}
+    seen = {name: "environment" for name in (environ if environ is not None else os.environ)}
+    if env_file.is_file():
+        seen.update({name: str(env_file) for name in dotenv_values(env_file) if name not in seen})
+    warnings = []
+    for name, origin in sorted(seen.items()):
+        if name.startswith(ENV_PREFIX) and name not in known and name not in KNOWN_EXTRA_VARIABLES:
+            close = difflib.get_close_matches(name, sorted(known), n=1)
+            hint = f"; did you mean {close[0]}?" if close else "; `rag doctor` lists the settings"
+            warnings.append(f"{name} ({origin}) is not a rag setting and is ignored{hint}")
+    return warnings
 
 
 def load_settings(**overrides: Any) -> Settings:

@@ -123,3 +123,25 @@ def test_installed_ask_script(seeded: Path) -> None:
         [sys.executable, "-m", "rag", "show", "shi2023tapas"], capture_output=True, text=True, timeout=120
     )
     assert module.returncode == 0 and "TAPAS" in module.stdout
+
+
+def test_paths_expand_home_and_blank_means_unset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rag.config import default_data_dir, load_settings
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("RAG_DATA_DIR", "~/research/rag-data")
+    assert load_settings().data_dir == tmp_path / "home" / "research" / "rag-data"
+    monkeypatch.setenv("PROJECTS", str(tmp_path / "p"))
+    monkeypatch.setenv("RAG_EMBED_MODEL_DIR", "$PROJECTS/model")
+    assert load_settings().embed_model_dir == tmp_path / "p" / "model"
+    monkeypatch.setenv("RAG_DATA_DIR", "")
+    assert load_settings().data_dir == default_data_dir(), "an empty value is unset, not the current folder"
+
+
+def test_misspelt_settings_are_named_with_the_closest_one(seeded: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RAG_TOPK", "3")
+    Path(".env").write_text("RAG_LLM_MODLE=llama3.1\n", encoding="utf-8")
+    result = runner.invoke(app, ["search", "gpu", "--json"])
+    assert result.exit_code == 0
+    assert "RAG_TOPK (environment) is not a rag setting and is ignored; did you mean RAG_TOP_K?" in result.stderr
+    assert "RAG_LLM_MODLE (.env) is not a rag setting" in result.stderr and "RAG_LLM_MODEL?" in result.stderr

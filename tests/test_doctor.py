@@ -29,7 +29,8 @@ def test_healthy_setup_with_local_model(seeded: Path, fake: FakeOpenAI, monkeypa
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     result = runner.invoke(app, ["doctor"], env={"RAG_LLM_MODEL": "test-model", "RAG_LLM_BASE_URL": fake.url})
     assert result.exit_code == 0, result.stdout
-    assert "papers (39 papers, all-MiniLM-L6-v2)" in result.stdout
+    assert "papers (39 vectors, all-MiniLM-L6-v2)" in result.stdout
+    assert "vectors:" not in result.stdout, "every paper has its vector"
     assert "answers; model 'test-model'" in result.stdout
     assert "OPENAI_API_KEY is set but never sent to a custom base URL" in result.stdout
     assert fake.bearers == ["Bearer not-needed"]
@@ -79,3 +80,26 @@ def test_doctor_never_writes_without_a_model_folder(tmp_path: Path, monkeypatch:
     assert checks["data dir"]["detail"].endswith("(created on first use)")
     assert checks["embeddings"]["status"] == "warn"
     assert not data_dir.exists(), "doctor created the data dir (or a download marker in it)"
+
+
+def test_a_data_dir_that_is_a_file_fails_with_the_fix(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    result = runner.invoke(app, ["--data-dir", str(blocker), "doctor"])
+    assert result.exit_code == 1
+    line = next(line for line in result.stdout.splitlines() if "data dir:" in line)
+    assert "fail" in line and "is a file" in line and "->" in line
+
+
+@needs_model
+def test_papers_without_vectors_are_reported(seeded: Path) -> None:
+    from rag.config import load_settings
+    from rag.index.chroma import VectorStore, connect
+
+    store = VectorStore(connect(seeded, None), "papers", "all-MiniLM-L6-v2")
+    store.collection.delete(ids=store.collection.get(limit=10)["ids"])  # as if an ingest died before them
+    del store
+    result = runner.invoke(app, ["doctor"])
+    line = next(line for line in result.stdout.splitlines() if "vectors:" in line)
+    assert "warn" in line and "10 of 39" in line and "rag reindex" in line
+    assert load_settings().data_dir == seeded

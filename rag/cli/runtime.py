@@ -81,6 +81,12 @@ def handle_errors(command: F) -> F:
             raise typer.Exit(1) from None
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             raise
+        except OSError as exc:  # a folder or file the user pointed at that cannot be used: theirs to fix
+            where = f"{exc.filename}: " if exc.filename else ""
+            typer.echo(
+                f"error: {safe(where + (exc.strerror or str(exc)))}; check the path and its permissions", err=True
+            )
+            raise typer.Exit(1) from None
         except Exception as exc:
             if STATE.debug:
                 raise
@@ -144,11 +150,15 @@ def settings(**overrides: Any) -> Settings:
 @contextmanager
 def context(**overrides: Any) -> Iterator[Context]:
     """The Context a command passes to its service: settings (flags win), notices and a progress bar."""
+    from rag.config import unknown_setting_warnings
     from rag.services.context import Context
 
+    resolved = settings(**overrides)
+    for warning in unknown_setting_warnings():  # a misspelt RAG_* name would otherwise be ignored silently
+        notify(warning)
     bar = ProgressBar()
     try:
-        yield Context(settings(**overrides), notify=notify, progress=bar)
+        yield Context(resolved, notify=notify, progress=bar)
     finally:
         bar.close()
 

@@ -134,6 +134,10 @@ class CatalogFile:
             )
             return catalog
 
+    def peek(self) -> Catalog:
+        """The papers as saved, without restoring a damaged file from its backup (read-only callers)."""
+        return self._parse(self.path) if self.path.exists() else Catalog()
+
     def _parse(self, path: Path) -> Catalog:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))

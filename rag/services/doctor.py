@@ -12,9 +12,10 @@ from rag.config import Settings
 from rag.embed.choice import choose_embedder, chroma_cache_dir, vector_collection
 from rag.embed.endpoint import ENDPOINT_MODEL_PREFIX
 from rag.embed.onnx import model_files_dir
-from rag.errors import InputError
-from rag.index.catalog import CATALOG_FILE
+from rag.errors import InputError, StoreError
+from rag.index.catalog import CATALOG_FILE, CatalogFile
 from rag.index.lock import LOCK_FILE
+from rag.index.units import unit_count
 from rag.llm.cache import CACHE_DIR, ResponseCache
 from rag.llm.types import OPENAI_BASE_URL
 from rag.redaction import mask
@@ -31,6 +32,14 @@ def _data_dir(settings: Settings, report: DoctorReport) -> None:
     folder = settings.data_dir
     if not folder.exists():
         report.add("data dir", Status.INFO, f"{folder} (created on first use)")
+        return
+    if not folder.is_dir():
+        report.add("data dir", Status.FAIL, f"{folder} is a file, not a folder", "set RAG_DATA_DIR to a folder")
+        return
+    if not os.access(folder, os.R_OK | os.X_OK):
+        report.add(
+            "data dir", Status.FAIL, f"{folder} cannot be read", "fix its permissions (chmod u+rx) or set RAG_DATA_DIR"
+        )
         return
     writable = os.access(folder, os.W_OK)
     libraries = sorted(p.parent.name for p in folder.glob(f"*/{CATALOG_FILE}"))
@@ -60,15 +69,35 @@ def _collections(settings: Settings, report: DoctorReport) -> None:
         return
     try:
         client = connect(settings.data_dir, settings.chroma_url)
-        rows = [
-            f"{c.name} ({c.count()} papers, {(c.metadata or {}).get(EMBED_MODEL_KEY, '?')})"
-            for c in client.list_collections()
-        ]
+        counts = {c.name: (c.count(), (c.metadata or {}).get(EMBED_MODEL_KEY, "?")) for c in client.list_collections()}
+        rows = [f"{name} ({vectors} vectors, {model})" for name, (vectors, model) in counts.items()]
     except Exception as exc:
         fix = "start the server (chroma run --path DIR)" if settings.chroma_url else "run `rag reindex` to rebuild it"
         report.add("chroma", Status.FAIL, f"{where}: {exc}", fix)
         return
     report.add("chroma", Status.OK, f"{where}: {'; '.join(rows) or 'no collections'}")
+    if not settings.chroma_url:
+        _missing_vectors(settings, {name: vectors for name, (vectors, _) in counts.items()}, report)
+
+
+def _missing_vectors(settings: Settings, vectors: dict[str, int], report: DoctorReport) -> None:
+    """Papers saved without their vectors (an interrupted ingest, or no model then): search misses them."""
+    model = f"{ENDPOINT_MODEL_PREFIX}{settings.embed_model}" if settings.embed_base_url else settings.embed_model
+    name = vector_collection(settings.collection, model)
+    try:
+        units = unit_count(CatalogFile(settings.data_dir / settings.collection / CATALOG_FILE).peek().papers.values())
+    except StoreError as exc:
+        report.add("papers", Status.FAIL, str(exc), "restore it from papers.json.bak or re-ingest your files")
+        return
+    stored = vectors.get(name, 0)
+    if units and stored < units:
+        report.add(
+            "vectors",
+            Status.WARN,
+            f"library '{settings.collection}': {units - stored} of {units} papers and passages have no vector yet "
+            "(an interrupted ingest, or no model then); search does not find them by meaning",
+            "run `rag reindex` (or `rag ingest` on the same files again)",
+        )
 
 
 def _embeddings(settings: Settings, report: DoctorReport) -> None:
