@@ -101,7 +101,10 @@ def test_jsonl_exports_of_arxiv_openalex_and_semantic_scholar(tmp_path: Path) ->
         ["Murtaza Dalal"],
     )
     assert hexi.no_abstract and hexi.arxiv == "2605.07569"
-    assert result.warnings == ["export.jsonl:4: no title or abstract, skipped"]
+    assert result.warnings == [
+        "export.jsonl:4: no title or abstract, skipped",
+        "export.jsonl: 1 row has no abstract and is indexed by title only",
+    ]
 
 
 def test_csv_with_a_field_mapping_and_a_missing_column(tmp_path: Path) -> None:
@@ -220,3 +223,24 @@ def test_pdf_author_metadata_gives_the_citekey(tmp_path: Path) -> None:
     ingest_service.ingest(Context(settings), [tmp_path / "p.pdf"])
     paper = read_service.papers(Context(settings)).papers[0]
     assert paper.authors == ["Ann Roe", "Bo Li"] and paper.citekey == "roeplacing"
+
+
+def test_a_bad_jsonl_line_is_a_warning_and_the_rest_is_kept(tmp_path: Path) -> None:
+    good = {"title": "Sparse experts on small GPUs", "abstract": "We route tokens to experts that fit in memory."}
+    other = {"title": "Pipelines for long contexts", "abstract": "Long sequences are cut into chunks."}
+    lines = [json.dumps(good), "{broken", "[1, 2]", json.dumps(other)]
+    (tmp_path / "export.jsonl").write_text("\n".join(lines) + "\n")
+    result = load_paths([tmp_path / "export.jsonl"])
+    assert sorted(p.title or "" for p in result.papers.values()) == [other["title"], good["title"]]
+    assert result.warnings[0].startswith("export.jsonl:2: malformed JSON line, skipped")
+    assert result.warnings[1] == "export.jsonl:3: not a JSON object, skipped"
+
+
+def test_a_csv_without_abstracts_says_so(tmp_path: Path) -> None:
+    (tmp_path / "titles.csv").write_text("title,year\nSparse experts on small GPUs,2024\nLong contexts,2023\n")
+    result = load_paths([tmp_path / "titles.csv"])
+    assert len(result.papers) == 2
+    assert result.warnings == [
+        "titles.csv: no abstract column (columns: title, year); its 2 papers are indexed by title only; "
+        "map one with --field abstract=COLUMN"
+    ]

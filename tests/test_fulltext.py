@@ -278,3 +278,16 @@ def test_reindex_rebuilds_the_passages_too(tmp_path: Path) -> None:
         assert library.store is not None and library.store.count() == 4
     (hit,) = read_service.search(Context(settings), SearchRequest(BODY_ONLY_QUESTION, 3)).hits
     assert hit.passage is not None and hit.passage.page == 2 and hit.dense is not None
+
+
+def test_a_fake_pdf_is_one_line_without_the_pdf_librarys_own_warnings(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from rag.cli import app
+
+    (tmp_path / "fake.pdf").write_bytes(b"not really a pdf %PDF-1.4 garbage")
+    result = CliRunner().invoke(app, ["--collection", "mine", "ingest", str(tmp_path / "fake.pdf")])
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines() == [
+        "error: nothing to ingest: skipped fake.pdf: unreadable PDF (PdfStreamError: Stream has ended unexpectedly)"
+    ]

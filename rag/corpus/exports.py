@@ -118,7 +118,8 @@ def row_to_paper(row: Mapping[str, Any], file_name: str, number: int, mapping: M
     )
 
 
-def _rows(text: str, file_name: str, suffix: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
+def _rows(text: str, file_name: str, suffix: str, warnings: list[str]) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """The file's records with their line (or item) numbers; a bad line is a warning, the rest is kept."""
     if suffix == ".json":
         try:
             data = json.loads(text)
@@ -135,16 +136,19 @@ def _rows(text: str, file_name: str, suffix: str) -> Iterator[tuple[int, Mapping
                 try:
                     item = json.loads(line)
                 except (ValueError, RecursionError) as exc:
-                    raise InputError(f"{file_name}:{number}: malformed JSON line ({exc})") from None
+                    warnings.append(f"{file_name}:{number}: malformed JSON line, skipped ({exc})")
+                    continue
                 if isinstance(item, Mapping):
                     yield number, item
+                else:
+                    warnings.append(f"{file_name}:{number}: not a JSON object, skipped")
         return
     reader = csv.DictReader(io.StringIO(text, newline=""), delimiter="\t" if suffix == ".tsv" else ",")
     try:
         for row in reader:
             yield reader.line_num, row
-    except csv.Error as exc:
-        raise InputError(f"{file_name}:{reader.line_num}: not a valid CSV row ({exc})") from None
+    except csv.Error as exc:  # the csv module cannot resync after a broken row: keep what came before
+        warnings.append(f"{file_name}:{reader.line_num}: not a valid CSV row ({exc}); the rows after it were not read")
 
 
 def parse_records(text: str, file_name: str, suffix: str, mapping: Mapping[str, str]) -> tuple[list[Paper], list[str]]:
@@ -152,7 +156,7 @@ def parse_records(text: str, file_name: str, suffix: str, mapping: Mapping[str, 
     papers: list[Paper] = []
     warnings: list[str] = []
     columns: set[str] = set()
-    for number, row in _rows(text, file_name, suffix):
+    for number, row in _rows(text, file_name, suffix, warnings):
         columns.update(row)
         paper = row_to_paper(row, file_name, number, mapping)
         if paper is None:
@@ -166,9 +170,20 @@ def parse_records(text: str, file_name: str, suffix: str, mapping: Mapping[str, 
         raise InputError(
             f"{file_name}: no column for --field {', '.join(missing)} (columns: {', '.join(sorted(columns)[:12])})"
         )
+    found = ", ".join(sorted(columns)[:12]) or "none"
     if not papers:
-        found = ", ".join(sorted(columns)[:12]) or "none"
+        reasons = f"; {warnings[0]}" if warnings else ""
         raise InputError(
             f"{file_name}: no row with a title or abstract (columns: {found}); map them with --field title=COLUMN"
+            + reasons
         )
+    title_only = sum(1 for p in papers if p.no_abstract)
+    if title_only == len(papers):
+        warnings.append(
+            f"{file_name}: no abstract column (columns: {found}); its {len(papers)} papers are indexed by title "
+            "only; map one with --field abstract=COLUMN"
+        )
+    elif title_only:
+        rows = "1 row has no abstract and is" if title_only == 1 else f"{title_only} rows have no abstract and are"
+        warnings.append(f"{file_name}: {rows} indexed by title only")
     return papers, warnings

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,15 @@ _ABSTRACT_END = re.compile(
 
 def _read_pages(path: Path, file_name: str, full_text: bool) -> tuple[list[str], str, str]:
     """The pages' text (only the first ones unless ``full_text``), and the metadata title and author."""
+    # pypdf logs its own complaints ("invalid pdf header", "EOF marker not found") straight to stderr;
+    # what matters reaches the user as one line of ours (InputError) instead.
+    logging.getLogger("pypdf").setLevel(logging.CRITICAL)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _read_pages_quietly(path, file_name, full_text)
+
+
+def _read_pages_quietly(path: Path, file_name: str, full_text: bool) -> tuple[list[str], str, str]:
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
