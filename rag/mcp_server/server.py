@@ -1,0 +1,295 @@
+"""The MCP tools over one library: search, ask, show, bibtex, libraries (the SDK's high-level ``MCPServer``).
+
+One ``Context`` lives as long as the server, so the embedding model is loaded once
+and stays loaded. The library itself is opened per call (``Context.open``): in
+embedded mode that takes the data dir's file lock for the call only, so other rag
+processes wait at most one call's time, never the server's life.
+
+Every tool answers with a short text (what a person or a model reads) and the
+structured result of ``rag ... --json`` (rag.mcp_server.payloads). A ``RagError``
+becomes a tool error carrying its one-line message; bad arguments are rejected by
+the SDK against each tool's schema, or here with a message saying what to change.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from rag import __version__
+from rag.config import Settings
+from rag.embed.choice import EmbedderChoice
+from rag.errors import InputError, NotFoundError, RagError
+from rag.index.catalog import CATALOG_FILE
+from rag.index.chroma import CHROMA_SUBDIR, connect
+from rag.mcp_server import payloads
+from rag.mcp_server.caching import CachedEmbedder
+from rag.records import Paper
+from rag.redaction import configured_secrets, redact
+from rag.services.context import Context
+from rag.services.library import Library
+from rag.services.manage import collections
+from rag.writing.bibliography import bibtex_entry
+
+SERVER_NAME = "rag"
+# Longer than any real question; past it a client is pasting a document, which retrieval cannot use as a query.
+MAX_QUERY_CHARS = 2_000
+# More papers than an answer can cite or a model can read in one context.
+MAX_K = 50
+# One bibliography's worth; a client asking for more wants `rag export`.
+MAX_BIBTEX_KEYS = 200
+# Chroma's embedded database (and its write-ahead log, when SQLite keeps one) inside CHROMA_SUBDIR.
+CHROMA_DB = "chroma.sqlite3"
+CHROMA_WAL = "chroma.sqlite3-wal"
+# Notices and refused calls reach the client's server log (stderr), one line each.
+LOG_LEVEL: Final = "INFO"
+# Read-only tools: clients may call them without asking the user each time.
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+logger = logging.getLogger(__name__)
+
+Query = Annotated[str, Field(description=f"What to look for, in words (at most {MAX_QUERY_CHARS:,} characters).")]
+Question = Annotated[str, Field(description=f"A question about the library (at most {MAX_QUERY_CHARS:,} characters).")]
+Year = Annotated[int | None, Field(description="Only papers from this year on (since) or up to it (until).")]
+Lists = Annotated[
+    list[str] | None,
+    Field(description="Only papers from these seed lists (file name, its prefix, or words of its subject)."),
+]
+Ref = Annotated[str, Field(description="Paper id, citekey, or source reference such as 000_e22c73655386b99b.txt#7.")]
+Keys = Annotated[
+    list[str],
+    Field(description=f"Citekeys (ids and file#n references work too), at most {MAX_BIBTEX_KEYS}."),
+]
+
+TopK = Annotated[int, Field(ge=1, le=MAX_K, description=f"How many papers (1-{MAX_K}).")]
+
+
+class RagTools:
+    """The state a server keeps between calls: one Context (settings, the loaded embedder), one Library."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.ctx = Context(settings, notify=self._notify)
+        self.library = Library(self.ctx)
+        self._secrets = configured_secrets(settings)
+        # The SDK runs each call in a worker thread: one at a time, because the embedder, the Chroma
+        # client and the data dir's lock are shared, and the lock is taken per call anyway.
+        self._serial = threading.Lock()
+        self._notices: set[str] = set()
+        self._stamp: tuple[tuple[int, int, int] | None, ...] = ()
+
+    def _notify(self, message: str) -> None:
+        """Notices go to stderr (stdout is the protocol), each once: the library is reopened on every call."""
+        if message not in self._notices:
+            self._notices.add(message)
+            logger.info("%s", redact(message, self._secrets))
+
+    def call(self, tool: str, work: Callable[[], CallToolResult]) -> CallToolResult:
+        """Run one tool call; a RagError becomes a tool error carrying its one-line message, keys masked.
+
+        Returned rather than raised as the SDK's ToolError, which would prefix "Error executing tool ...";
+        anything else escapes to the SDK, which logs the traceback here and tells the client only that it failed.
+        """
+        with self._serial:
+            try:
+                self._drop_stale_store()
+                self._prepare()
+                return work()
+            except RagError as exc:
+                message = redact(str(exc), self._secrets)
+                logger.info("%s refused: %s", tool, message)
+                return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+    def _store_stamp(self) -> tuple[tuple[int, int, int] | None, ...]:
+        """What changes when any rag process writes this library: its papers file and Chroma's database."""
+        settings = self.settings
+        chroma = settings.data_dir / CHROMA_SUBDIR
+        paths = (settings.data_dir / settings.collection / CATALOG_FILE, chroma / CHROMA_DB, chroma / CHROMA_WAL)
+        return tuple(_file_stamp(path) for path in paths)
+
+    def _drop_stale_store(self) -> None:
+        """Forget Chroma's in-process copy of the store when another process may have written it.
+
+        Embedded Chroma keeps each folder's vector index in memory for the life of the process: after another
+        rag process adds or removes papers, this one would go on searching the old vectors (measured: a paper
+        added by `rag ingest` stayed invisible to dense search). Dropping the cache makes the next call load the
+        store afresh. Never ``close()`` the old client: stopping it writes its stale index over the newer one
+        on disk (measured: the added paper's vector was lost for every process until `rag reindex`).
+        """
+        if self.settings.chroma_url or self.ctx.chroma is None:
+            return  # a server has no in-process copy; without our client there is none to refresh
+        if self._store_stamp() != self._stamp:
+            from chromadb.api.shared_system_client import SharedSystemClient
+
+            SharedSystemClient.clear_system_cache()
+            self.ctx.chroma = None
+
+    def _prepare(self) -> None:
+        """The embedder (loaded once, its vectors cached) and one Chroma client, kept for the server's life.
+
+        A client per call would cost about 45 ms: chromadb re-reads its own settings from the environment
+        each time one is made (profiled, bundled corpus). It is made under the data dir's lock, as
+        rag.index.session opens the store (readers take no lock), and dropped by _drop_stale_store when
+        the store changes.
+        """
+        choice = self.ctx.embedding()
+        if choice.embedder is not None and not isinstance(choice.embedder, CachedEmbedder):
+            self.ctx.embedder = EmbedderChoice(CachedEmbedder(choice.embedder), choice.notice)
+        if choice.embedder is None or self.ctx.chroma is not None:
+            return
+        settings = self.settings
+        if settings.chroma_url:
+            self.ctx.chroma = connect(settings.data_dir, settings.chroma_url)
+            return
+        self.ctx.chroma = connect(settings.data_dir, None)
+        self._stamp = self._store_stamp()  # after connecting: opening the store writes its database itself
+
+    def papers_for(self, keys: list[str]) -> list[Paper]:
+        """The papers behind ``keys``, each once, in the order asked; every unknown key is named at once."""
+        wanted = list(dict.fromkeys(key.strip() for key in keys if key.strip()))
+        if not wanted:
+            raise InputError('give at least one citekey, e.g. ["yuan2022decentralized"]; search finds citekeys')
+        if len(wanted) > MAX_BIBTEX_KEYS:
+            raise InputError(f"{len(wanted)} citekeys asked for; at most {MAX_BIBTEX_KEYS} per call")
+        found: dict[str, Paper] = {}
+        missing: list[str] = []
+        with self.ctx.open(remote=True) as library:
+            for key in wanted:
+                try:
+                    paper = library.paper(key)
+                except NotFoundError:
+                    missing.append(key)
+                else:
+                    found.setdefault(paper.id, paper)
+        if missing:
+            raise NotFoundError(
+                f"no paper with citekey {', '.join(repr(key) for key in missing)}; search finds papers and citekeys"
+            )
+        return list(found.values())
+
+
+def _file_stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_ino, found.st_mtime_ns, found.st_size
+
+
+def checked_text(value: str, what: str) -> str:
+    """A query or question fit for retrieval, or a tool error saying what to change."""
+    if not value.strip():
+        raise InputError(f"the {what} is empty; say what to look for, e.g. 'heterogeneous GPUs'")
+    if len(value) > MAX_QUERY_CHARS:
+        raise InputError(
+            f"the {what} is {len(value):,} characters long; the limit is {MAX_QUERY_CHARS:,}: "
+            "ask about one topic in a sentence or two"
+        )
+    return value
+
+
+def result(text: str, payload: dict[str, Any]) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload)
+
+
+def build_server(settings: Settings) -> MCPServer:
+    """The MCP server over the library ``settings`` name (collection, data dir or Chroma server, model)."""
+    tools = RagTools(settings)
+    server: MCPServer = MCPServer(
+        name=SERVER_NAME,
+        version=__version__,
+        instructions=(
+            f"A library of research-paper abstracts ('{settings.collection}'). Use search to find papers, "
+            "ask for an answer whose every sentence cites a paper, show for one paper in full, "
+            "bibtex for BibTeX entries of citekeys, libraries to list the collections."
+        ),
+        log_level=LOG_LEVEL,
+    )
+    default_k = settings.top_k
+
+    @server.tool(annotations=READ_ONLY)
+    def search(
+        query: Query,
+        k: TopK = default_k,
+        since: Year = None,
+        until: Year = None,
+        lists: Lists = None,
+    ) -> CallToolResult:
+        """Find the papers most relevant to a query (hybrid dense + BM25 retrieval), best first.
+
+        Each hit has id, rank, score, title, year, citekey, text (the abstract) and sources.
+        """
+
+        def work() -> CallToolResult:
+            found = tools.library.search(checked_text(query, "query"), k, since=since, until=until, lists=lists or ())
+            return result(payloads.search_text(found), payloads.search_payload(found))
+
+        return tools.call("search", work)
+
+    @server.tool(annotations=READ_ONLY)
+    def ask(question: Question, k: TopK = default_k) -> CallToolResult:
+        """Answer a question from the library; every sentence cites the papers it comes from ([n]).
+
+        Written by the configured language model and checked, else quoted from the abstracts (extractive).
+        A question the library cannot support gets mode "insufficient_evidence" and the closest papers.
+        """
+
+        def work() -> CallToolResult:
+            answer = tools.library.ask(checked_text(question, "question"), k)
+            return result(payloads.answer_text(answer), payloads.answer_payload(answer))
+
+        return tools.call("ask", work)
+
+    @server.tool(annotations=READ_ONLY)
+    def show(ref: Ref) -> CallToolResult:
+        """One paper in full: title, authors, year, arXiv id, citekey, abstract, and the seed lists it came from."""
+
+        def work() -> CallToolResult:
+            view = tools.library.show(ref)
+            return result(payloads.show_text(view), payloads.show_payload(view))
+
+        return tools.call("show", work)
+
+    @server.tool(annotations=READ_ONLY)
+    def bibtex(keys: Keys) -> CallToolResult:
+        """BibTeX entries for citekeys: the user's own entry when the paper came from a .bib file, else one
+        built from its metadata. Nothing is returned if any key is unknown (the error names them)."""
+
+        def work() -> CallToolResult:
+            entries = [(paper, bibtex_entry(paper)) for paper in tools.papers_for(keys)]
+            payload = payloads.bibtex_payload(entries)
+            return result(payload["bibtex"], payload)
+
+        return tools.call("bibtex", work)
+
+    @server.tool(annotations=READ_ONLY)
+    def libraries() -> CallToolResult:
+        """The libraries (collections) here: papers, vectors and embedding model of each."""
+
+        def work() -> CallToolResult:
+            found = collections(tools.ctx)
+            return result(payloads.collections_text(found), payloads.collections_payload(found))
+
+        return tools.call("libraries", work)
+
+    return server
+
+
+def serve(settings: Settings) -> None:
+    """Serve MCP over stdin/stdout until the client closes the connection."""
+    server = build_server(settings)  # configures logging: stderr, at LOG_LEVEL
+    # bm25s sets its own logger to DEBUG when imported and logs every index build (one per call on a small
+    # library): filter at the handlers, which a logger's own level cannot bypass.
+    for handler in logging.getLogger().handlers:
+        handler.setLevel(LOG_LEVEL)
+    server.run("stdio")
+
+
+__all__ = ["MAX_BIBTEX_KEYS", "MAX_K", "MAX_QUERY_CHARS", "build_server", "serve"]
