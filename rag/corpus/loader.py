@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rag.corpus.bibtex import parse_bibtex
+from rag.corpus.csljson import read_csl_json
 from rag.corpus.exports import parse_records
 from rag.corpus.merging import merge_paper
 from rag.corpus.pdf import parse_pdf
@@ -90,6 +91,10 @@ def _read_one(
     text = read_text_file(file)
     if suffix == ".bib":
         papers, warnings = parse_bibtex(text, file.name)
+        return SeedList(file.name, file.name), papers, warnings
+    # A .json list of CSL items (Zotero, Pandoc) is read for its ids as citekeys; other JSON is an export.
+    if suffix == ".json" and (csl := read_csl_json(text, file.name)) is not None:
+        papers, warnings = csl
         return SeedList(file.name, file.name), papers, warnings
     if suffix in RECORD_SUFFIXES:
         papers, warnings = parse_records(text, file.name, suffix, mapping)

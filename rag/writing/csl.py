@@ -1,0 +1,96 @@
+"""CSL JSON items of papers: the bibliography format of Pandoc's citeproc, Quarto and Zotero.
+
+Each item's ``id`` is the paper's citekey, so ``[@key]`` in a draft resolves against the file.
+arXiv preprints follow Zotero's own CSL export: type ``article`` (CSL's preprint type), the
+repository as ``publisher`` and ``arXiv:ID`` as ``number``, the abstract page as ``URL``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from rag.records import Paper
+
+# CSL's type for preprints and working papers; also the honest default when the venue is unknown.
+DEFAULT_TYPE = "article"
+# BibTeX entry types (of the user's own entry, when the paper came from a .bib) -> CSL types.
+BIBTEX_TYPES = {
+    "article": "article-journal",
+    "inproceedings": "paper-conference",
+    "conference": "paper-conference",
+    "incollection": "chapter",
+    "inbook": "chapter",
+    "book": "book",
+    "phdthesis": "thesis",
+    "mastersthesis": "thesis",
+    "thesis": "thesis",
+    "techreport": "report",
+    "report": "report",
+    "manual": "report",
+    "online": "webpage",
+}
+ARXIV_REPOSITORY = "arXiv"
+ARXIV_ABS_URL = "https://arxiv.org/abs/"
+# An untitled paper (one seed entry is) is described by the opening of its text instead.
+NOTE_CHARS = 120
+# Lower-case words that start a family name written last ("Jan van der Berg").
+_PARTICLE = re.compile(r"^(?:van|von|der|den|de|del|della|di|da|du|la|le|ter|ten|dos|das|bin|al|el)$")
+_BIBTEX_TYPE = re.compile(r"^\s*@\s*(\w+)\s*[{(]")
+# BibTeX's "and others" is an et al., which CSL styles add themselves.
+_ET_AL = {"others", "et al.", "et al"}
+
+
+def csl_name(author: str) -> dict[str, str] | None:
+    """ "Last, First" (BibTeX order), "Last, Jr., First" or "First Last" -> a CSL name; one word -> literal."""
+    name = " ".join(author.split())
+    if not name or name.lower() in _ET_AL:
+        return None
+    parts = [part.strip() for part in name.split(",")]
+    if len(parts) >= 2 and parts[0]:
+        family, given = parts[0], parts[-1]
+        suffix = ", ".join(p for p in parts[1:-1] if p)
+        csl = {"family": family, "given": given} if given else {"family": family}
+        return {**csl, "suffix": suffix} if suffix else csl
+    words = name.split()
+    if len(words) == 1:
+        return {"literal": name}
+    start = len(words) - 1
+    while start > 1 and _PARTICLE.match(words[start - 1]):
+        start -= 1
+    return {"family": " ".join(words[start:]), "given": " ".join(words[:start])}
+
+
+def csl_type(paper: Paper) -> str:
+    if paper.bibtex and (match := _BIBTEX_TYPE.match(paper.bibtex)):
+        return BIBTEX_TYPES.get(match.group(1).lower(), DEFAULT_TYPE)
+    return DEFAULT_TYPE
+
+
+def csl_item(paper: Paper) -> dict[str, Any]:
+    item: dict[str, Any] = {"id": paper.citekey, "type": csl_type(paper)}
+    if paper.title:
+        item["title"] = paper.title
+    names = [name for name in (csl_name(a) for a in paper.authors) if name]
+    if names:
+        item["author"] = names
+    if paper.year:
+        item["issued"] = {"date-parts": [[paper.year]]}
+    if paper.doi:
+        item["DOI"] = paper.doi
+    if paper.arxiv:
+        item["URL"] = ARXIV_ABS_URL + paper.arxiv
+        item["publisher"] = ARXIV_REPOSITORY
+        item["number"] = f"arXiv:{paper.arxiv}"
+    if not paper.no_abstract and paper.text:
+        item["abstract"] = paper.text
+    if not paper.title:
+        item["note"] = paper.text[:NOTE_CHARS]
+    return item
+
+
+def csl_json(papers: Sequence[Paper]) -> str:
+    """A CSL JSON array (what Zotero exports and ``pandoc --bibliography refs.json`` reads)."""
+    return json.dumps([csl_item(p) for p in papers], ensure_ascii=False, indent=2) + "\n"
