@@ -1,0 +1,49 @@
+"""`rag map`: parse options, call rag.services.mapping, say what was written. No logic here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rag.cli.options import TopK
+from rag.cli.runtime import context, handle_errors
+
+# Mirrors rag.services.mapping.DEFAULT_SEED, which cannot be imported here without loading the core.
+DEFAULT_SEED = 0
+
+
+@handle_errors
+def map_command(
+    output: Annotated[
+        Path,
+        typer.Option(
+            "-o",
+            "--output",
+            help="Where to write the map: .png (static, A4) or .html (one offline file: hover, search, click to copy).",
+        ),
+    ],
+    query: Annotated[
+        str | None, typer.Option("--query", help="Highlight the papers `rag search QUERY` finds.", show_default=False)
+    ] = None,
+    cite: Annotated[
+        list[str] | None,
+        typer.Option("--cite", help="Mark a paper that must be cited (id, citekey or file#n). Repeatable."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Layout seed: the same seed draws the same map.")] = DEFAULT_SEED,
+    top_k: TopK = None,
+) -> None:
+    """Draw the library as a map (PNG or HTML).
+
+    Papers placed by similarity, coloured by theme, labelled by citekey.
+    """
+    from rag.services.mapping import MapRequest, draw_map
+
+    with context() as ctx:
+        result = draw_map(ctx, MapRequest(output, query, cite or [], seed, top_k))
+    drawn = result.map
+    typer.echo(
+        f"wrote {result.output} ({result.size:,} bytes): {len(drawn.points)} papers in {len(drawn.themes)} themes, "
+        f"{drawn.method}"
+    )

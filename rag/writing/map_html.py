@@ -1,0 +1,270 @@
+"""A LibraryMap as one self-contained HTML page that works offline: inline SVG, a small inline script,
+the papers as embedded JSON. Hover shows a paper, the search box highlights matches, a click copies
+the citekey, the wheel zooms and a drag pans.
+
+Titles and abstracts come from files users did not write: every string is escaped for where it goes
+(HTML text and attributes by ``html.escape``; the JSON with every ``<``, ``>`` and ``&`` as a
+``\\u`` escape, so ``</script>`` cannot end its block), the script only ever sets ``textContent``,
+and a Content-Security-Policy lets no script run but ours (by its hash) and nothing be fetched.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+from html import escape
+
+from rag.writing.map_layout import HIGHLIGHT_COLOUR, MUST_CITE_COLOUR, LibraryMap, MapPoint
+
+# SVG user units: the map is the unit square scaled to SIZE, inside a MARGIN.
+SIZE = 1000
+MARGIN = 30
+# Points shrink as the library grows, within bounds that stay visible and clickable.
+RADIUS_SCALE = 40.0
+RADIUS_MIN = 2.0
+RADIUS_MAX = 7.0
+MARKED_RADIUS = 7.0
+LABEL_SIZE_ALL = 11
+LABEL_SIZE_MARKED = 13
+THEME_LABEL_SIZE = 16
+COORD_DIGITS = 1
+# The order of each paper's fields in the embedded JSON (arrays, not objects: 5,000 papers stay small).
+FIELDS = ("citekey", "title", "year", "first_sentence", "theme")
+# In JSON, these become \u escapes: no '</script>' or '<!--' inside the data block, and no line
+# separators that older JavaScript parsers reject.
+_JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+STYLE = """
+body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fff}
+header{padding:8px 16px;border-bottom:1px solid #ddd}
+h1{font-size:18px;margin:0}
+header p{margin:2px 0 6px;color:#555}
+#search{width:min(420px,60vw);padding:4px 6px;font:inherit}
+#count,#status{margin-left:10px;color:#555}
+main{display:flex;gap:16px;padding:8px 16px}
+svg{flex:1 1 auto;max-width:calc(100vh - 110px);border:1px solid #eee;cursor:grab;user-select:none}
+aside{flex:0 0 300px;font-size:13px}
+aside ul{list-style:none;padding:0;margin:0 0 12px}
+aside li{margin:3px 0}
+.sw{display:inline-block;width:11px;height:11px;border-radius:50%;margin-right:6px;vertical-align:-1px}
+circle{cursor:pointer;stroke:#fff;stroke-width:.5}
+circle.hit{stroke:HIGHLIGHT;stroke-width:2}
+circle.cite{stroke:MUST_CITE;stroke-width:3}
+circle.match{stroke:#000;stroke-width:2.5}
+circle.dim,text.dim{opacity:.12}
+text{pointer-events:none;font-family:system-ui,sans-serif}
+text.theme{font-weight:bold;paint-order:stroke;stroke:#fff;stroke-width:4px}
+#tip{position:fixed;max-width:380px;background:#fff;border:1px solid #999;border-radius:4px;padding:6px 8px;
+box-shadow:0 2px 8px rgba(0,0,0,.2);pointer-events:none;font-size:13px}
+#tip .meta{color:#555;margin:2px 0}
+""".replace("HIGHLIGHT", HIGHLIGHT_COLOUR).replace("MUST_CITE", MUST_CITE_COLOUR)
+
+# Hand-written, no library: reads the JSON block, never writes HTML (textContent only).
+SCRIPT = """
+(function(){
+"use strict";
+const data=JSON.parse(document.getElementById("map-data").textContent);
+const svg=document.getElementById("map"),tip=document.getElementById("tip");
+const status=document.getElementById("status"),count=document.getElementById("count");
+const circles=svg.querySelectorAll("circle"),byIndex=[];
+circles.forEach(c=>{byIndex[+c.dataset.i]=c;});
+const labels=svg.querySelectorAll("text[data-i]");
+const haystack=data.points.map(p=>[p[0],p[1],p[2]===null?"":String(p[2]),p[3]].join(" ").toLowerCase());
+function say(text){status.textContent=text;}
+function show(i,event){
+  const p=data.points[i];tip.replaceChildren();
+  const title=document.createElement("strong");title.textContent=p[1];
+  const meta=document.createElement("div");meta.className="meta";
+  meta.textContent=[p[2]===null?"n.d.":p[2],p[0],data.themes[p[4]]].join(" \\u00b7 ");
+  const first=document.createElement("div");first.textContent=p[3];
+  tip.append(title,meta,first);tip.hidden=false;
+  const x=Math.min(event.clientX+14,window.innerWidth-tip.offsetWidth-8);
+  const y=Math.min(event.clientY+14,window.innerHeight-tip.offsetHeight-8);
+  tip.style.left=Math.max(4,x)+"px";tip.style.top=Math.max(4,y)+"px";
+}
+function fallbackCopy(text){
+  const area=document.createElement("textarea");area.value=text;area.setAttribute("readonly","");
+  area.style.position="fixed";area.style.opacity="0";document.body.appendChild(area);area.select();
+  let ok=false;try{ok=document.execCommand("copy");}catch(e){ok=false;}
+  area.remove();
+  if(ok){say("copied "+text);}else{window.prompt("Copy the citekey:",text);}
+}
+function copy(text){
+  if(navigator.clipboard&&window.isSecureContext){
+    navigator.clipboard.writeText(text).then(()=>say("copied "+text),()=>fallbackCopy(text));
+  }else{fallbackCopy(text);}
+}
+function search(){
+  const q=document.getElementById("search").value.trim().toLowerCase();
+  let n=0;
+  haystack.forEach((h,i)=>{
+    const hit=q!==""&&h.includes(q);if(hit){n++;}
+    byIndex[i].classList.toggle("match",hit);byIndex[i].classList.toggle("dim",q!==""&&!hit);
+  });
+  labels.forEach(t=>{
+    const i=+t.dataset.i;t.classList.toggle("dim",q!==""&&!byIndex[i].classList.contains("match"));
+  });
+  count.textContent=q===""?"":n+" match"+(n===1?"":"es");
+}
+document.getElementById("search").addEventListener("input",search);
+const home=svg.viewBox.baseVal,box={x:home.x,y:home.y,w:home.width,h:home.height},start={...box};
+function apply(){svg.setAttribute("viewBox",[box.x,box.y,box.w,box.h].join(" "));}
+function toMap(event){
+  const r=svg.getBoundingClientRect();
+  return {x:box.x+(event.clientX-r.left)/r.width*box.w,y:box.y+(event.clientY-r.top)/r.height*box.h};
+}
+svg.addEventListener("wheel",event=>{
+  event.preventDefault();const at=toMap(event),f=event.deltaY<0?0.8:1.25;
+  box.x=at.x-(at.x-box.x)*f;box.y=at.y-(at.y-box.y)*f;box.w*=f;box.h*=f;apply();
+},{passive:false});
+let drag=null,moved=false;
+svg.addEventListener("pointerdown",event=>{drag={x:event.clientX,y:event.clientY,bx:box.x,by:box.y};moved=false;});
+window.addEventListener("pointermove",event=>{
+  if(!drag){return;}
+  const r=svg.getBoundingClientRect(),dx=event.clientX-drag.x,dy=event.clientY-drag.y;
+  if(Math.abs(dx)+Math.abs(dy)>3){moved=true;}
+  box.x=drag.bx-dx/r.width*box.w;box.y=drag.by-dy/r.height*box.h;apply();
+});
+window.addEventListener("pointerup",()=>{drag=null;});
+svg.addEventListener("dblclick",()=>{Object.assign(box,start);apply();});
+svg.addEventListener("mouseover",event=>{const i=event.target.dataset&&event.target.dataset.i;
+  if(event.target.tagName==="circle"){show(+i,event);}});
+svg.addEventListener("mousemove",event=>{if(event.target.tagName==="circle"){show(+event.target.dataset.i,event);}});
+svg.addEventListener("mouseout",event=>{if(event.target.tagName==="circle"){tip.hidden=true;}});
+svg.addEventListener("click",event=>{
+  if(moved||event.target.tagName!=="circle"){return;}
+  copy(data.points[+event.target.dataset.i][0]);
+});
+})();
+"""
+
+
+def embed_json(payload: object) -> str:
+    """JSON safe inside a <script> block: no '<', '>' or '&' left to end it or open a comment."""
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    for char, replacement in _JSON_ESCAPES.items():
+        text = text.replace(char, replacement)
+    return text
+
+
+def _script_hash(script: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+
+
+def _xy(point_x: float, point_y: float) -> tuple[float, float]:
+    """Map coordinates (0, 0 bottom left) in SVG units (y grows downwards)."""
+    return (
+        round(MARGIN + point_x * (SIZE - 2 * MARGIN), COORD_DIGITS),
+        round(MARGIN + (1 - point_y) * (SIZE - 2 * MARGIN), COORD_DIGITS),
+    )
+
+
+def _circle(index: int, point: MapPoint, radius: float) -> str:
+    x, y = _xy(point.x, point.y)
+    classes = [f"t{point.theme}"]
+    if point.highlighted:
+        classes.append("hit")
+    if point.must_cite:
+        classes.append("cite")
+    r = MARKED_RADIUS if point.marked else radius
+    return f'<circle class="{" ".join(classes)}" cx="{x}" cy="{y}" r="{r:g}" data-i="{index}"/>'
+
+
+def render_html(library_map: LibraryMap) -> str:
+    points, themes = library_map.points, library_map.themes
+    radius = min(RADIUS_MAX, max(RADIUS_MIN, RADIUS_SCALE / math.sqrt(len(points))))
+    order = sorted(range(len(points)), key=lambda i: points[i].marked)  # marked papers drawn on top
+    circles = "\n".join(_circle(i, points[i], radius) for i in order)
+    labels = []
+    for index, point in enumerate(points):
+        if not (library_map.label_all or point.marked):
+            continue
+        x, y = _xy(point.x, point.y)
+        size = LABEL_SIZE_MARKED if point.marked else LABEL_SIZE_ALL
+        weight = ' font-weight="bold"' if point.marked else ""
+        colour = MUST_CITE_COLOUR if point.must_cite else HIGHLIGHT_COLOUR
+        labels.append(
+            f'<text data-i="{index}" x="{x + radius + 1:g}" y="{y - radius:g}" font-size="{size}"{weight} '
+            f'fill="{colour}">{escape(point.citekey)}</text>'
+        )
+    if not library_map.label_all:
+        for number, theme in enumerate(themes, start=1):
+            x, y = _xy(theme.x, theme.y)
+            labels.append(
+                f'<text class="theme" x="{x:g}" y="{y:g}" font-size="{THEME_LABEL_SIZE}" text-anchor="middle" '
+                f'fill="{escape(theme.colour)}">{number}. {escape(theme.name)}</text>'
+            )
+    theme_css = "".join(f".t{n}{{fill:{theme.colour}}}" for n, theme in enumerate(themes))
+    legend = "\n".join(
+        f'<li><span class="sw" style="background:{escape(theme.colour)}"></span>{n}. {escape(theme.name)} '
+        f"({theme.size})</li>"
+        for n, theme in enumerate(themes, start=1)
+    )
+    marks = []
+    if library_map.query is not None:
+        hits = sum(p.highlighted for p in points)
+        marks.append(
+            f'<li><span class="sw" style="border:2px solid {HIGHLIGHT_COLOUR}"></span>'
+            f"hits for “{escape(library_map.query)}” ({hits})</li>"
+        )
+    cited = sum(p.must_cite for p in points)
+    if cited:
+        marks.append(
+            f'<li><span class="sw" style="border:3px solid {MUST_CITE_COLOUR}"></span>must cite ({cited})</li>'
+        )
+    notes = "".join(f"<p>{escape(note)}</p>" for note in [library_map.label_note(), *library_map.notes])
+    data = {
+        "fields": FIELDS,
+        "themes": [theme.name for theme in themes],
+        "points": [[p.citekey, p.title, p.year, p.first_sentence, p.theme] for p in points],
+    }
+    heading = (
+        f"Library map: {len(points)} paper{'s' if len(points) != 1 else ''}, "
+        f"{len(themes)} theme{'s' if len(themes) != 1 else ''}"
+    )
+    policy = f"default-src 'none'; style-src 'unsafe-inline'; script-src '{_script_hash(SCRIPT)}'"
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(heading)}</title>
+<style>{STYLE}{theme_css}</style>
+</head>
+<body>
+<header>
+<h1>{escape(heading)}</h1>
+<p>{escape(library_map.method)}. Hover a point for its paper, click to copy its citekey; wheel zooms, drag pans,
+double-click resets.</p>
+<input id="search" type="search" placeholder="Search titles, citekeys, years, first sentences"
+ aria-label="Search the papers"><span id="count"></span><span id="status" role="status"></span>
+</header>
+<main>
+<svg id="map" viewBox="0 0 {SIZE} {SIZE}" role="img" aria-label="{escape(heading)}">
+<g>
+{circles}
+</g>
+<g>
+{chr(10).join(labels)}
+</g>
+</svg>
+<aside>
+<h2>Themes</h2>
+<ul>
+{legend}
+</ul>
+<ul>
+{chr(10).join(marks)}
+</ul>
+{notes}
+</aside>
+</main>
+<div id="tip" hidden></div>
+<script type="application/json" id="map-data">{embed_json(data)}</script>
+<script>{SCRIPT}</script>
+</body>
+</html>
+"""

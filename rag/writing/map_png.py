@@ -1,0 +1,157 @@
+"""A LibraryMap as a static PNG, readable printed at A4 (landscape, 200 dpi): matplotlib's Agg canvas,
+no display and no pyplot state."""
+
+from __future__ import annotations
+
+import io
+import math
+
+from rag.writing.map_layout import HIGHLIGHT_COLOUR, MUST_CITE_COLOUR, LibraryMap
+
+A4_LANDSCAPE_INCHES = (11.69, 8.27)
+DPI = 200  # 2338 x 1654 px: print quality at A4
+# The map on the left, the legend in the column on its right (figure fractions).
+MAP_AXES = (0.02, 0.06, 0.66, 0.84)
+LEGEND_ANCHOR = (0.70, 0.90)
+NOTE_POSITION = (0.70, 0.06)
+TITLE_POSITION = (0.02, 0.965)
+SUBTITLE_POSITION = (0.02, 0.925)
+# Points shrink as the library grows (area ~ 1 / sqrt(papers)), within readable bounds.
+POINT_AREA_SCALE = 300.0
+POINT_AREA_MIN = 5.0
+POINT_AREA_MAX = 45.0
+MARKED_AREA = 70.0
+MUST_CITE_AREA = 150.0
+POINT_ALPHA = 0.85
+EDGE_WIDTH = 1.2
+LABEL_SIZE_ALL = 5.5  # every paper labelled: small, so neighbours overlap less
+LABEL_SIZE_MARKED = 7.0
+THEME_LABEL_SIZE = 8.0
+TITLE_SIZE = 14.0
+SUBTITLE_SIZE = 9.0
+LEGEND_SIZE = 8.0
+NOTE_SIZE = 7.5
+LABEL_OFFSET_POINTS = (3, 2)
+# Keep points off the frame: coordinates are in [0, 1].
+MARGIN = 0.03
+THEME_BOX = {"boxstyle": "round,pad=0.25", "facecolor": "white", "alpha": 0.8, "linewidth": 0.5}
+NOTE_WIDTH_CHARS = 60
+
+
+def _plain(text: str) -> str:
+    """Text shown as written: matplotlib would read a pair of '$' as mathematics."""
+    return text.replace("$", r"\$")
+
+
+def render_png(library_map: LibraryMap) -> bytes:
+    import textwrap
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
+    points, themes = library_map.points, library_map.themes
+    figure = Figure(figsize=A4_LANDSCAPE_INCHES, dpi=DPI)
+    FigureCanvasAgg(figure)
+    axes = figure.add_axes(MAP_AXES)
+    axes.set_xlim(-MARGIN, 1 + MARGIN)
+    axes.set_ylim(-MARGIN, 1 + MARGIN)
+    axes.set_aspect("equal", adjustable="box")
+    axes.set_axis_off()  # t-SNE/PCA axes have no units worth reading
+
+    area = min(POINT_AREA_MAX, max(POINT_AREA_MIN, POINT_AREA_SCALE / math.sqrt(len(points))))
+    for number, theme in enumerate(themes):
+        members = [p for p in points if p.theme == number]
+        axes.scatter(
+            [p.x for p in members], [p.y for p in members], s=area, c=theme.colour, alpha=POINT_ALPHA, linewidths=0
+        )
+    highlighted = [p for p in points if p.highlighted]
+    if highlighted:
+        axes.scatter(
+            [p.x for p in highlighted],
+            [p.y for p in highlighted],
+            s=MARKED_AREA,
+            c=[themes[p.theme].colour for p in highlighted],
+            edgecolors=HIGHLIGHT_COLOUR,
+            linewidths=EDGE_WIDTH,
+            zorder=3,
+        )
+    must_cite = [p for p in points if p.must_cite]
+    if must_cite:
+        axes.scatter(
+            [p.x for p in must_cite],
+            [p.y for p in must_cite],
+            s=MUST_CITE_AREA,
+            marker="*",
+            c=[themes[p.theme].colour for p in must_cite],
+            edgecolors=MUST_CITE_COLOUR,
+            linewidths=EDGE_WIDTH,
+            zorder=4,
+        )
+    for point in library_map.labelled():
+        axes.annotate(
+            _plain(point.citekey),
+            (point.x, point.y),
+            xytext=LABEL_OFFSET_POINTS,
+            textcoords="offset points",
+            fontsize=LABEL_SIZE_MARKED if point.marked else LABEL_SIZE_ALL,
+            fontweight="bold" if point.marked else "normal",
+            color=MUST_CITE_COLOUR if point.must_cite else HIGHLIGHT_COLOUR,
+            zorder=5,
+        )
+    if not library_map.label_all:  # too many papers to label: name the themes where they sit instead
+        for number, theme in enumerate(themes, start=1):
+            axes.text(
+                theme.x,
+                theme.y,
+                f"{number}. {theme.name}",
+                fontsize=THEME_LABEL_SIZE,
+                fontweight="bold",
+                ha="center",
+                va="center",
+                bbox={**THEME_BOX, "edgecolor": theme.colour},
+                zorder=6,
+            )
+
+    figure.text(
+        *TITLE_POSITION,
+        f"Library map: {len(points)} paper{'s' if len(points) != 1 else ''}, {len(themes)} "
+        f"theme{'s' if len(themes) != 1 else ''}",
+        fontsize=TITLE_SIZE,
+        fontweight="bold",
+        va="top",
+    )
+    figure.text(*SUBTITLE_POSITION, _plain(library_map.method), fontsize=SUBTITLE_SIZE, va="top")
+
+    handles: list[Line2D] = [
+        Line2D([], [], marker="o", linestyle="", color=theme.colour, label=f"{n}. {theme.name} ({theme.size})")
+        for n, theme in enumerate(themes, start=1)
+    ]
+    if library_map.query is not None:
+        label = f"hits for “{_plain(library_map.query)}” ({len(highlighted)})"
+        handles.append(
+            Line2D([], [], marker="o", linestyle="", color="white", markeredgecolor=HIGHLIGHT_COLOUR, label=label)
+        )
+    if must_cite:
+        handles.append(
+            Line2D(
+                [], [], marker="*", linestyle="", markersize=10, color="white", markeredgecolor=MUST_CITE_COLOUR,
+                label=f"must cite ({len(must_cite)})",
+            )
+        )  # fmt: skip
+    figure.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=LEGEND_ANCHOR,
+        fontsize=LEGEND_SIZE,
+        title="Themes (their most distinctive words)",
+        title_fontsize=LEGEND_SIZE,
+        frameon=False,
+    )
+    notes = [library_map.label_note(), *library_map.notes]
+    wrapped = "\n".join(textwrap.fill(_plain(note), NOTE_WIDTH_CHARS) for note in notes)
+    figure.text(*NOTE_POSITION, wrapped, fontsize=NOTE_SIZE, va="bottom", color="#444444")
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=DPI, facecolor="white")
+    return buffer.getvalue()
