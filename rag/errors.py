@@ -48,3 +48,7 @@ class SchemaRefusedError(LLMError):
 
 class PromptError(RagError):
     """A prompt file is missing or does not have the placeholders the code fills."""
+
+
+class Interrupted(RagError):
+    """The user stopped a command (Ctrl-C); the message says what was kept and what remains."""

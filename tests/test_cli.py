@@ -31,7 +31,18 @@ def test_search_json_contract(seeded: Path) -> None:
     assert payload["query"] == "tensor parallelism"
     assert len(payload["hits"]) == 3
     for rank, hit in enumerate(payload["hits"], start=1):
-        assert set(hit) == {"id", "rank", "score", "title", "year", "citekey", "text", "sources", "passage"}
+        assert set(hit) == {
+            "id",
+            "rank",
+            "score",
+            "relevance",
+            "title",
+            "year",
+            "citekey",
+            "text",
+            "sources",
+            "passage",
+        }
         assert hit["rank"] == rank and hit["passage"] is None  # abstracts only: no full text matched
     assert payload["hits"][0]["citekey"] == "shi2023tapas"
     assert payload["hits"][0]["sources"] == ["000_e22c73655386b99b.txt#8"]
@@ -145,3 +156,21 @@ def test_misspelt_settings_are_named_with_the_closest_one(seeded: Path, monkeypa
     assert result.exit_code == 0
     assert "RAG_TOPK (environment) is not a rag setting and is ignored; did you mean RAG_TOP_K?" in result.stderr
     assert "RAG_LLM_MODLE (.env) is not a rag setting" in result.stderr and "RAG_LLM_MODEL?" in result.stderr
+
+
+def test_output_in_a_pipe_is_never_hard_wrapped(seeded: Path) -> None:
+    answer = runner.invoke(app, ["ask", HETEROGENEOUS_QUESTION])
+    lines = answer.stdout.splitlines()
+    assert any(len(line) > 120 for line in lines), "one quote, one line"
+    assert not any(line != line.rstrip() for line in lines), "no trailing spaces"
+    listing = runner.invoke(app, ["papers", "--limit", "3"])
+    rows = [line.split("\t") for line in listing.stdout.splitlines()]
+    assert len(rows) == 3 and all(len(row) == 4 for row in rows), "tab-separated citekey, year, title, sources"
+    assert rows[0][0] == "wei2026optimus"
+
+
+def test_outline_as_latex_keeps_stdout_pure(seeded: Path) -> None:
+    result = runner.invoke(app, ["draft", "decentralized training", "--format", "latex", "--no-llm"])
+    assert result.exit_code == 0
+    assert "\\cite{" in result.stdout and "Outline" not in result.stdout
+    assert "Outline (no language model configured" in result.stderr and "themes." in result.stderr

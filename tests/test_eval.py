@@ -19,7 +19,7 @@ from rag.services.context import Context
 from rag.services.requests import EvalRequest
 
 runner = CliRunner()
-DEV = REPO.parent / "shared" / "eval" / "dev_questions.jsonl"
+DEV = REPO / "eval" / "dev_questions.jsonl"  # the labelled questions ship with the repository
 
 
 def _beir(folder: Path, qrels: str = "query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td3\t1\n") -> Path:
@@ -66,8 +66,6 @@ def test_eval_json_contract_and_reuse(tmp_path: Path) -> None:
 
 
 def test_dev_questions_file_against_bundled_corpus() -> None:
-    if not DEV.exists():
-        pytest.skip("../shared/eval/dev_questions.jsonl not present")
     run = evaluation_service.evaluate_retrieval(Context(load_settings()), EvalRequest(DEV, [Method.LEXICAL]))
     assert run.documents == 39
     assert run.reports["lexical"].metrics["ndcg@10"] > 0.5

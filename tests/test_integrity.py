@@ -55,7 +55,7 @@ def _rag(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 
 @needs_model
-def test_killed_ingest_recovers_and_a_concurrent_command_is_refused(tmp_path: Path) -> None:
+def test_killed_ingest_recovers_readers_go_on_and_a_second_writer_is_refused(tmp_path: Path) -> None:
     seed = tmp_path / "big.txt"
     _big_seed_list(seed)
     env = {**os.environ, "RAG_COLLECTION": "big", "RAG_LOCK_TIMEOUT": "0.5"}
@@ -64,7 +64,12 @@ def test_killed_ingest_recovers_and_a_concurrent_command_is_refused(tmp_path: Pa
     ingest = subprocess.Popen([*RAG, "ingest", str(seed)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _wait_for(catalog.exists, ingest, "saving the papers")
 
-    busy = _rag("papers", env=env)
+    reader = _rag("papers", "--json", env=env)
+    assert reader.returncode == 0, "readers never wait for a writer: they see the last complete state"
+    assert len(json.loads(reader.stdout)["papers"]) == DOCUMENTS
+    other = tmp_path / "other.txt"
+    other.write_text("Related papers: X\n\nOne abstract about GPUs.\n")
+    busy = _rag("ingest", str(other), env=env)
     assert busy.returncode == 1 and "another rag process is using" in busy.stderr
 
     # Killed once the first chunk of vectors is stored and before the last: some stored, some not.
@@ -76,10 +81,12 @@ def test_killed_ingest_recovers_and_a_concurrent_command_is_refused(tmp_path: Pa
     search = _rag("search", "heterogeneous gpu cluster", "--json", env=env)
     assert search.returncode == 0, search.stderr
     assert json.loads(search.stdout)["hits"]
-    assert "added vectors for" in search.stderr, "the next command completes the interrupted indexing"
+    assert "have no vector yet" in search.stderr and "rag reindex" in search.stderr, "a read says, does not embed"
     again = _rag("ingest", str(seed), env=env)
     assert again.returncode == 0
+    assert "added vectors for" in again.stderr, "the next ingest completes the interrupted indexing"
     assert f"{DOCUMENTS} papers: 0 added, 0 updated, {DOCUMENTS} unchanged" in again.stdout
+    assert "no vector yet" not in _rag("search", "gpu", env=env).stderr
 
 
 def test_a_kill_before_anything_is_saved_leaves_nothing_behind(tmp_path: Path) -> None:
@@ -90,7 +97,7 @@ def test_a_kill_before_anything_is_saved_leaves_nothing_behind(tmp_path: Path) -
     started.send_signal(signal.SIGKILL)
     started.wait()
     done = _rag("ingest", str(seed), env=env)
-    assert done.returncode == 0 and "library now has 1 papers" in done.stdout
+    assert done.returncode == 0 and "library now has 1 paper\n" in done.stdout
 
 
 @needs_model  # without the model the vector index is never opened, so its damage cannot show
@@ -109,3 +116,22 @@ def test_damaged_papers_file_says_how_to_rebuild(seeded: Path) -> None:
     (seeded / "papers" / (CATALOG_FILE + ".bak")).unlink(missing_ok=True)
     broken = _rag("papers", env=dict(os.environ))
     assert broken.returncode == 1 and "is corrupt" in broken.stderr and "rag ingest" in broken.stderr
+
+
+@needs_model
+def test_ctrl_c_during_an_ingest_says_what_was_kept(tmp_path: Path) -> None:
+    seed = tmp_path / "big.txt"
+    _big_seed_list(seed)
+    env = {**os.environ, "RAG_COLLECTION": "big"}
+    data_dir = Path(env["RAG_DATA_DIR"])
+    ingest = subprocess.Popen([*RAG, "ingest", str(seed)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_for(lambda: _stored_vectors(data_dir) >= SYNC_CHUNK, ingest, "storing the first vectors")
+    ingest.send_signal(signal.SIGINT)
+    _, stderr = ingest.communicate(timeout=120)
+    assert ingest.returncode == 130
+    last = stderr.decode().strip().splitlines()[-1]
+    assert (
+        last.startswith(f"interrupted: the {DOCUMENTS} papers read are saved") and "run the same `rag ingest`" in last
+    )
+    assert "embedding:" in stderr.decode(), "without a terminal, progress comes as lines"
+    assert "Traceback" not in stderr.decode()

@@ -14,7 +14,7 @@ from rag.config import load_settings
 from rag.embed.choice import EmbedderChoice
 from rag.embed.onnx import MODEL_FILES, OnnxMiniLM, model_files_dir
 from rag.embed.types import Vectors
-from rag.errors import EmbeddingMismatchError, InputError, StoreBusyError, StoreError
+from rag.errors import EmbeddingMismatchError, InputError, NotFoundError, StoreBusyError, StoreError
 from rag.index.catalog import CATALOG_FILE
 from rag.index.chroma import CHROMA_SUBDIR, EMBED_MODEL_KEY, VectorStore, connect
 from rag.index.lock import data_dir_lock
@@ -73,8 +73,9 @@ def test_first_command_indexes_bundled_corpus(tmp_path: Path) -> None:
     assert not any("bundled" in n for n in notices)
 
 
-def test_other_collections_start_empty(tmp_path: Path) -> None:
-    assert read_service.papers(Context(load_settings(collection="empty-one"))).papers == []
+def test_other_collections_exist_only_once_ingested(tmp_path: Path) -> None:
+    with pytest.raises(NotFoundError, match="there is no library 'empty-one'"):
+        read_service.papers(Context(load_settings(collection="empty-one")))
 
 
 def test_lexical_fallback_then_upgrade_to_hybrid(
@@ -119,10 +120,12 @@ def test_reindex_rebuilds_from_saved_papers(seeded: Path) -> None:
     assert hits[0].dense is not None
 
 
-def test_busy_data_dir_fails_fast(seeded: Path) -> None:
+def test_a_busy_data_dir_refuses_a_writer_fast_and_lets_readers_read(seeded: Path) -> None:
     settings = load_settings(lock_timeout=0.2)
-    with data_dir_lock(seeded, timeout=1), pytest.raises(StoreBusyError, match="another rag process"):
-        read_service.papers(Context(settings))
+    with data_dir_lock(seeded, timeout=1):
+        assert len(read_service.papers(Context(settings)).papers) == 39, "readers take no lock"
+        with pytest.raises(StoreBusyError, match="another rag process"):
+            ingest_service.ingest(Context(settings), [SEEDS])
 
 
 def test_unwritable_data_dir(tmp_path: Path) -> None:

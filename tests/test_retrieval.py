@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from rag.text import split_sentences
 from rag.writing.answer import AnswerMode
 
 HETEROGENEOUS_PAPERS = {"yuan2022decentralized", "yang2023holmes", "liang2026hexiseq", "dunner2017efficient"}
-DEV_QUESTIONS = REPO.parent / "shared" / "eval" / "dev_questions.jsonl"
+DEV_QUESTIONS = REPO / "eval" / "dev_questions.jsonl"  # shipped with the repository
 # The issue's floor for the default retriever on the dev questions.
 DEV_NDCG_FLOOR = 0.80
 
@@ -74,8 +75,6 @@ def test_bad_requests(request_: SearchRequest, message: str) -> None:
 
 @needs_model
 def test_dev_questions_ndcg_floor(seeded: Path) -> None:
-    if not DEV_QUESTIONS.exists():
-        pytest.skip("../shared/eval/dev_questions.jsonl not present")
     questions = load_questions(DEV_QUESTIONS)
     with Context(load_settings()).open() as library:
         by_source = {s: p.id for p in library.catalog.papers.values() for s in p.sources}
@@ -132,3 +131,17 @@ def test_extractive_answer_defuses_an_abstracts_own_reference_numbers() -> None:
     answer = extractive_answer("heterogeneous GPU clusters", hits, None, 0.25)
     assert "(ref. 2)" in answer.text and "(ref. 1-3)" in answer.text
     assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} == {c.n for c in answer.citations}
+
+
+@needs_model
+def test_off_topic_questions_are_refused_and_labelled_ones_answered(seeded: Path) -> None:
+    """The refusal rule on absolute signals (eval/: the labelled questions and the off-topic ones)."""
+    from rag.writing.answer import AnswerMode
+
+    eval_dir = Path(__file__).resolve().parent.parent / "eval"
+    on_topic = [json.loads(line)["question"] for line in (eval_dir / "dev_questions.jsonl").read_text().splitlines()]
+    off_topic = (eval_dir / "off_topic_questions.txt").read_text().split("\n")
+    ctx = Context(load_settings())
+    modes = {q: writing_service.ask(ctx, SearchRequest(q, 5)).mode for q in [*on_topic, *filter(None, off_topic)]}
+    assert [q for q in on_topic if modes[q] is AnswerMode.INSUFFICIENT] == []
+    assert [q for q in off_topic if q and modes[q] is not AnswerMode.INSUFFICIENT] == []

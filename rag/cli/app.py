@@ -8,21 +8,30 @@ from typing import Annotated
 
 import typer
 
-from rag.cli import commands, writing
+from rag import __version__
+from rag.cli import commands, map_command, mcp_command, writing
+from rag.cli.argv import hoist_global_options
 from rag.cli.runtime import STATE
 
 app = typer.Typer(
     name="rag",
     help="Search, question and cite a library of research-paper abstracts. Works offline.",
-    no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 
 
-@app.callback()
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"rag {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(invoke_without_command=True)
 def main_options(
+    context: typer.Context,
     data_dir: Annotated[
         Path | None, typer.Option("--data-dir", help="Where the index lives [env: RAG_DATA_DIR].", show_default=False)
     ] = None,
@@ -30,6 +39,10 @@ def main_options(
         str | None, typer.Option("--collection", help="Library (collection) name [env: RAG_COLLECTION].")
     ] = None,
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks for unexpected errors.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option("--version", "-V", help="Show rag's version and exit.", callback=_show_version, is_eager=True),
+    ] = False,
 ) -> None:
     """Search, question and cite a library of research-paper abstracts. Works offline.
 
@@ -37,6 +50,8 @@ def main_options(
     distributed training). Add your own with `rag ingest`.
     """
     STATE.data_dir, STATE.collection, STATE.debug = data_dir, collection, debug
+    if context.invoked_subcommand is None:  # bare `rag`: the help, as a successful answer to "what is this?"
+        typer.echo(context.get_help())
 
 
 # In the order `rag --help` lists them.
@@ -57,12 +72,20 @@ for command in (
     app.command()(command)
 app.command("eval")(commands.eval_command)
 app.command("eval-support")(commands.eval_support)
+app.command("map")(map_command.map_command)
+app.command("mcp")(mcp_command.mcp)
+
+
+def _command_names() -> list[str]:
+    return [info.name or (info.callback.__name__ if info.callback else "") for info in app.registered_commands]
 
 
 def main(args: list[str] | None = None) -> None:
-    app(args=args, prog_name="rag")
+    """`rag ...`: global options are taken on either side of the command."""
+    given = sys.argv[1:] if args is None else args
+    app(args=hoist_global_options(given, _command_names()), prog_name="rag")
 
 
 def ask_main() -> None:
-    """The `ask` console script: `ask Q` is `rag ask Q`."""
-    app(args=["ask", *sys.argv[1:]], prog_name="rag")
+    """The `ask` console script: `ask Q` is `rag ask Q`, options and all."""
+    main(["ask", *sys.argv[1:]])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -29,14 +30,16 @@ def ingest(
     paths: Annotated[
         list[Path],
         typer.Argument(
-            help="Files or folders: seed lists (.txt, with papers.tsv beside them), BibTeX (.bib), "
-            "JSONL/JSON/CSV/TSV exports (arXiv, OpenAlex, Semantic Scholar), PDF, Markdown or plain text."
+            help="Files or folders: seed lists (.txt, with papers.tsv beside them), BibTeX (.bib), CSL JSON, "
+            "JSONL/JSON/CSV/TSV exports (arXiv, OpenAlex, Semantic Scholar), PDF, Markdown or plain text.",
+            metavar="PATH...",
         ),
     ],
     fields: Annotated[
         list[str] | None,
         typer.Option(
             "--field",
+            metavar="NAME=COLUMN",
             help="For JSONL/CSV: read a field from another column, e.g. --field abstract=summary "
             "(fields: title, abstract, authors, year, arxiv, doi, key). Repeatable.",
         ),
@@ -49,16 +52,20 @@ def ingest(
             "(slower: every passage is embedded), or only title and abstract.",
         ),
     ] = True,
+    as_json: AsJson = False,
 ) -> None:
-    """Add files or folders to the library. Unchanged entries are skipped without re-embedding;
-    a changed file replaces what it said before. Unusable files are reported and skipped."""
+    """Add files or folders to the library.
+
+    Unchanged entries are skipped without re-embedding; a changed file replaces
+    what it said before. Unusable files are reported and skipped.
+    """
+    from rag.cli.json_output import ingest_json
     from rag.cli.render import render_ingest
-    from rag.cli.runtime import stdout_console
     from rag.services.ingest import ingest as core_ingest
 
     with context() as ctx:
         result = core_ingest(ctx, paths, fields=fields or [], full_text=full_text)
-    render_ingest(stdout_console(), result)
+    emit(as_json, result, ingest_json, render_ingest)
 
 
 @handle_errors
@@ -70,7 +77,11 @@ def search(
     until: Until = None,
     lists: Lists = None,
 ) -> None:
-    """Find the papers most relevant to QUERY (hybrid dense + BM25 retrieval)."""
+    """Find the papers most relevant to QUERY.
+
+    Hybrid retrieval (embeddings + BM25); relevance is the cosine similarity of
+    query and paper, comparable across queries.
+    """
     from rag.cli.json_output import search_json
     from rag.cli.render import render_search
     from rag.services.read import search as core_search
@@ -81,15 +92,21 @@ def search(
 
 
 @handle_errors
-def papers(as_json: AsJson = False) -> None:
-    """List the papers in the library."""
+def papers(
+    as_json: AsJson = False,
+    limit: Annotated[int | None, typer.Option("--limit", "-n", help="Show at most this many papers.")] = None,
+) -> None:
+    """List the papers in the library.
+
+    A table on a terminal (paged when long), tab-separated lines in a pipe.
+    """
     from rag.cli.json_output import listing_json
     from rag.cli.render import render_papers
     from rag.services.read import papers as core_papers
 
     with context() as ctx:
         listing = core_papers(ctx)
-    emit(as_json, listing, listing_json, render_papers)
+    emit(as_json, listing, listing_json, lambda console, shown: render_papers(console, shown, limit))
 
 
 @handle_errors
@@ -110,13 +127,21 @@ def show(
 
 
 @handle_errors
-def reindex() -> None:
-    """Rebuild the vector index from the saved papers (after a crash, or to change model)."""
+def reindex(as_json: AsJson = False) -> None:
+    """Rebuild the vector index from the saved papers.
+
+    After a crash, to finish an interrupted ingest, or to change the embedding model.
+    """
     from rag.services.ingest import reindex as core_reindex
 
     with context() as ctx:
         result = core_reindex(ctx)
-    typer.echo(f"reindexed {result.papers} papers")
+    emit(
+        as_json,
+        result,
+        lambda r: {"papers": r.papers},
+        lambda console, r: console.print(f"reindexed {r.papers} papers"),
+    )
 
 
 @handle_errors
@@ -135,8 +160,9 @@ def eval_command(
     split: Annotated[str, typer.Option("--split", help="BEIR qrels split.")] = "test",
     as_json: AsJson = False,
 ) -> None:
-    """Retrieval quality (nDCG@10, recall@10, recall@100, MRR@10) on labelled questions.
+    """Retrieval quality on labelled questions.
 
+    nDCG@10, recall@10, recall@100 and MRR@10.
     A BEIR folder is ingested into its own collection (eval-NAME), reused by later runs.
     """
     from rag.cli.json_output import eval_json
@@ -156,35 +182,68 @@ def eval_command(
 
 
 @handle_errors
-def collections(as_json: AsJson = False) -> None:
-    """List the libraries (collections): papers, vectors and embedding model of each."""
+def collections(
+    as_json: AsJson = False,
+    delete: Annotated[
+        str | None, typer.Option("--delete", help="Delete this library: its papers, caches and vectors.")
+    ] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="With --delete: do not ask for confirmation.")] = False,
+) -> None:
+    """List the libraries, or delete one.
+
+    Papers, vectors and embedding model of each library (Chroma collection).
+    """
     from rag.cli.json_output import collections_json
     from rag.cli.render import render_collections
+    from rag.errors import InputError
     from rag.services.manage import collections as core_collections
+    from rag.services.manage import delete_library
 
     with context() as ctx:
-        found = core_collections(ctx)
-    emit(as_json, found, collections_json, render_collections)
+        if delete is None:
+            emit(as_json, core_collections(ctx), collections_json, render_collections)
+            return
+        if not yes:
+            if not sys.stdin.isatty():
+                raise InputError(f"deleting library '{delete}' needs confirmation: pass --yes")
+            typer.confirm(f"Delete library '{delete}' with all its papers and vectors?", abort=True)
+        deleted = delete_library(ctx, delete)
+    if as_json:
+        emit(as_json, deleted, collections_json, render_collections)
+    else:
+        typer.echo(f"deleted library '{delete}' ({', '.join(i.name for i in deleted.collections)})", err=True)
 
 
 @handle_errors
 def remove(
-    refs: Annotated[list[str], typer.Argument(help="Paper ids, citekeys or file#n sources.")],
+    refs: Annotated[list[str], typer.Argument(help="Paper ids, citekeys or file#n sources.", metavar="REF...")],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would be removed; change nothing.")] = False,
+    as_json: AsJson = False,
 ) -> None:
-    """Remove papers from the library (nothing is removed if any of them is unknown)."""
+    """Remove papers from the library.
+
+    Nothing is removed if any of them is unknown; --dry-run shows what would go.
+    """
+    from rag.cli.json_output import remove_json
+    from rag.cli.render import render_remove
     from rag.services.manage import remove as core_remove
 
     with context() as ctx:
-        result = core_remove(ctx, refs)
-    typer.echo(f"removed {len(result.removed)} papers: {', '.join(p.citekey for p in result.removed)}")
+        result = core_remove(ctx, refs, dry_run=dry_run)
+    emit(as_json, result, remove_json, render_remove)
 
 
 @handle_errors
 def export(
-    export_format: Annotated[str, typer.Option("--format", help="bibtex or jsonl.")] = "bibtex",
+    export_format: Annotated[
+        str, typer.Option("--format", help="bibtex, jsonl or csljson (CSL JSON, for Pandoc/Zotero).")
+    ] = "bibtex",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
 ) -> None:
-    """Export the library: BibTeX (your own entries where papers came from a .bib) or JSONL."""
+    """Export the library as BibTeX, JSONL or CSL JSON.
+
+    BibTeX keeps your own entries where papers came from a .bib file.
+    """
     from rag.errors import InputError
     from rag.services.manage import export as core_export
 
@@ -202,7 +261,10 @@ def export(
 
 @handle_errors
 def doctor(as_json: AsJson = False) -> None:
-    """What is configured, what is reachable, what is missing, with the fix on each line."""
+    """Check the setup: what works, what is missing.
+
+    What is configured, what is reachable, what is missing, with the fix on each line.
+    """
     from rag.cli.json_output import doctor_json
     from rag.cli.render import render_doctor
     from rag.services.doctor import diagnose
@@ -231,9 +293,12 @@ def eval_support(
     gguf: Gguf = None,
     no_cache: NoCache = False,
 ) -> None:
-    """How well the citation check tells a paper that backs a claim from one that does not: confusion
-    matrix, precision/recall/F1 of its top label, and the share of contradicted, unrelated and similar-but-wrong
-    papers it would still show as backed, with 95% intervals."""
+    """Measure the citation check on labelled pairs.
+
+    How well it tells a paper that backs a claim from one that does not: confusion
+    matrix, precision/recall/F1 of its top label, and the share of contradicting,
+    unrelated and similar-but-wrong papers it would still show as backed (95% intervals).
+    """
     from rag.cli.json_output import support_eval_json
     from rag.cli.render import render_support_eval
     from rag.services.evaluation import evaluate_support

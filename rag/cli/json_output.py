@@ -11,8 +11,10 @@ from rag.services.results import (
     Collections,
     DoctorReport,
     EvalRun,
+    IngestResult,
     Listing,
     PaperView,
+    RemoveResult,
     SearchResult,
     SupportEvalRun,
 )
@@ -25,6 +27,8 @@ def hit_json(hit: Hit) -> dict[str, Any]:
         "id": paper.id,
         "rank": hit.rank,
         "score": hit.score,
+        # Cosine similarity of query and paper: comparable across queries, unlike the per-query fused score.
+        "relevance": hit.dense,
         "title": paper.title,
         "year": paper.year,
         "citekey": paper.citekey,
@@ -144,3 +148,12 @@ def support_eval_json(run: SupportEvalRun) -> dict[str, Any]:
         "pairs": [{"label": p.gold, "check": p.label, "score": p.score, "supported": p.top} for p in run.report.pairs],
         "usage": asdict(run.usage) if run.usage else None,
     }
+
+
+def ingest_json(result: IngestResult) -> dict[str, Any]:
+    return asdict(result)
+
+
+def remove_json(result: RemoveResult) -> dict[str, Any]:
+    papers = [{"id": p.id, "citekey": p.citekey, "title": p.title} for p in result.removed]
+    return {"removed": [] if result.dry_run else papers, "would_remove": papers if result.dry_run else []}

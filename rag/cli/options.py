@@ -22,6 +22,7 @@ class Verify(StrEnum):
 class Format(StrEnum):
     MARKDOWN = "markdown"
     LATEX = "latex"
+    PANDOC = "pandoc"
 
 
 TopK = Annotated[int | None, typer.Option("-k", "--top-k", help="Number of papers to retrieve [default: 5].")]

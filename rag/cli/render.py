@@ -24,6 +24,7 @@ from rag.services.results import (
     IngestResult,
     Listing,
     PaperView,
+    RemoveResult,
     SearchResult,
     SupportEvalRun,
 )
@@ -65,7 +66,9 @@ def render_search(console: Console, result: SearchResult) -> None:
         paper = hit.paper
         head = Text(f"{hit.rank:>2}. ", style="bold")
         head.append(clean(paper.display_title), style="bold cyan")
-        head.append(f"  {paper.year or 'n.d.'}  {clean(paper.citekey)}  score {hit.score:.3f}", style="dim")
+        # The cosine similarity means the same for every query (the fused score is rescaled per query).
+        measure = f"relevance {hit.dense:.2f}" if hit.dense is not None else f"score {hit.score:.3f}"
+        head.append(f"  {paper.year or 'n.d.'}  {clean(paper.citekey)}  {measure}", style="dim")
         console.print(head)
         if hit.passage is not None:
             console.print(Text(f"    {hit.passage.where}: " + _short(hit.passage.text)))
@@ -135,13 +138,13 @@ def render_evidence(console: Console, answer: Answer) -> None:
         console.print(Text(f"  [{sentence.evidence.source}] “{clean(sentence.evidence.text)}”"))
 
 
-def render_checks(console: Console, answer: Answer) -> None:
+def render_checks(console: Console, answer: Answer, notes: bool = True) -> None:
     """What the citation check found: invented numbers, dropped and marked sentences, uncited papers."""
     if answer.removed_citations:
         numbers = ", ".join(f"[{n}]" for n in answer.removed_citations)
         console.print(Text(f"removed citations to sources that were not given: {numbers}", style="yellow"))
-    for note in answer.notes:
-        console.print(Text(clean(note), style="yellow"))
+    for note in answer.notes if notes else []:
+        console.print(Text(clean(note), style="dim" if answer.mode is AnswerMode.OUTLINE else "yellow"))
     if answer.mode is AnswerMode.LLM and answer.sentences:
         labels = (Support.SUPPORTED, Support.EVIDENCE, Support.WEAK, Support.CONTRADICTED)
         counts = {label: sum(1 for s in answer.sentences if s.support is label) for label in labels}
@@ -175,6 +178,9 @@ def render_usage(console: Console, answer: Answer) -> None:
 
 
 def render_answer(console: Console, answer: Answer, evidence: bool = False) -> None:
+    outline = answer.mode is AnswerMode.OUTLINE
+    for note in answer.notes if outline else []:  # an outline says what it is before it starts
+        console.print(Text(clean(note), style="dim"))
     if answer.mode is AnswerMode.LLM:
         console.print(_marked_text(answer))
     else:
@@ -182,7 +188,7 @@ def render_answer(console: Console, answer: Answer, evidence: bool = False) -> N
     render_references(console, answer)
     if evidence:
         render_evidence(console, answer)
-    render_checks(console, answer)
+    render_checks(console, answer, notes=not outline)
     if answer.mode is AnswerMode.EXTRACTIVE and answer.model_text is None:
         console.print(Text("(extractive answer: quoted from the papers found, no language model)", style="dim"))
     render_usage(console, answer)
@@ -196,19 +202,31 @@ def render_latex(console: Console, answer: Answer, latex: str) -> None:
     render_usage(notes, answer)
 
 
-def render_papers(console: Console, listing: Listing) -> None:
+def render_papers(console: Console, listing: Listing, limit: int | None = None) -> None:
+    """A table on a terminal (paged when longer than the screen); tab-separated lines in a pipe or file."""
+    shown = listing.papers[:limit] if limit else listing.papers
+    rows = [(clean(p.citekey), str(p.year or ""), clean(p.display_title), clean(", ".join(p.sources))) for p in shown]
+    files = len(listing.lists)
+    summary = f"{len(listing.papers)} papers from {files} source file{'' if files == 1 else 's'}"
+    if len(shown) < len(listing.papers):
+        summary += f" ({len(shown)} shown: --limit)"
+    if not console.is_terminal:  # rich would expand the tabs: cut/awk/sort read these lines as they are
+        console.file.write("".join("\t".join(row) + "\n" for row in rows))
+        return
     table = Table(show_lines=False, header_style="bold")
-    for column in ("citekey", "year", "title", "sources"):
-        table.add_column(column, overflow="fold")
-    for paper in listing.papers:
-        table.add_row(
-            Text(clean(paper.citekey)),
-            str(paper.year or ""),
-            Text(clean(paper.display_title)),
-            Text(clean(", ".join(paper.sources))),
-        )
+    table.add_column("citekey", no_wrap=True)  # a citekey is copied whole: never folded mid-word
+    table.add_column("year", no_wrap=True)
+    table.add_column("title", overflow="fold")
+    table.add_column("sources", overflow="fold")
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in row))
+    if len(rows) > console.height:
+        with console.pager(styles=True):
+            console.print(table)
+            console.print(Text(summary, style="dim"))
+        return
     console.print(table)
-    console.print(Text(f"{len(listing.papers)} papers from {len(listing.lists)} lists", style="dim"))
+    console.print(Text(summary, style="dim"))
 
 
 def render_paper(console: Console, view: PaperView) -> None:
@@ -235,18 +253,28 @@ def render_paper(console: Console, view: PaperView) -> None:
     console.print(Panel(Group(rows, Text(), body), title=Text(clean(paper.display_title)), title_align="left"))
 
 
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def render_ingest(console: Console, result: IngestResult) -> None:
+    passages = f" ({_n(result.passages_found, 'full-text passage')})" if result.passages_found else ""
+    # A removed paper is one whose file no longer has it: edited (its new version is among the added) or deleted.
+    gone = f", {result.removed} no longer in their files (edited or deleted)" if result.removed else ""
     console.print(
         Text(
-            f"{result.files_read} files read, {result.papers_found} papers"
-            + (f" ({result.passages_found} full-text passages)" if result.passages_found else "")
-            + f": {result.added} added, "
-            f"{result.updated} updated, {result.unchanged} unchanged"
-            + (f", {result.removed} replaced by new versions" if result.removed else "")
-            + f"; library now has {result.total_papers} papers"
+            f"{_n(result.files_read, 'file')} read, {_n(result.papers_found, 'paper')}{passages}: "
+            f"{result.added} added, {result.updated} updated, {result.unchanged} unchanged{gone}; "
+            f"library now has {_n(result.total_papers, 'paper')}"
         ),
         soft_wrap=True,  # one summary line, whatever the terminal width
     )
+
+
+def render_remove(console: Console, result: RemoveResult) -> None:
+    verb = "would remove" if result.dry_run else "removed"
+    keys = ", ".join(clean(p.citekey) for p in result.removed)
+    console.print(Text(f"{verb} {_n(len(result.removed), 'paper')}: {keys}"), soft_wrap=True)
 
 
 def render_eval(console: Console, run: EvalRun) -> None:

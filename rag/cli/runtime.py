@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +28,12 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 # Indexing fewer items than this finishes before a bar would be readable.
 PROGRESS_MIN_ITEMS = 64
+# Width rich lays tables out in when stdout is not a terminal: wide enough never to fold a line.
+PIPE_WIDTH = 100_000
+# Without a terminal, long work prints a progress line this often instead of a bar.
+PROGRESS_LINE_SECONDS = 5.0
+# The shell's exit status for a command stopped by Ctrl-C (128 + SIGINT).
+INTERRUPTED_EXIT = 130
 
 
 class State:
@@ -43,9 +52,13 @@ def stderr_console() -> Console:
 
 
 def stdout_console() -> Console:
+    """On a terminal, text fits its width; in a pipe or file, lines are never hard-wrapped."""
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=False)
+    console = Console(highlight=False, soft_wrap=False)
+    if console.is_terminal:
+        return console
+    return Console(highlight=False, soft_wrap=True, width=PIPE_WIDTH)
 
 
 def notify(message: str) -> None:
@@ -72,15 +85,25 @@ def handle_errors(command: F) -> F:
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from rag.errors import RagError
+        from rag.errors import Interrupted, RagError
 
         try:
             return command(*args, **kwargs)
+        except Interrupted as exc:
+            typer.echo(safe(str(exc)), err=True)
+            raise typer.Exit(INTERRUPTED_EXIT) from None
         except RagError as exc:
             typer.echo(f"error: {safe(str(exc))}", err=True)
             raise typer.Exit(1) from None
-        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+        except (typer.Exit, typer.Abort):
             raise
+        except KeyboardInterrupt:
+            typer.echo("interrupted: nothing half-written is kept; what was saved before is intact", err=True)
+            raise typer.Exit(INTERRUPTED_EXIT) from None
+        except BrokenPipeError:  # `rag papers | head`: the reader has what it wanted
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())  # nothing more to flush into the closed pipe at exit
+            raise typer.Exit(0) from None
         except OSError as exc:  # a folder or file the user pointed at that cannot be used: theirs to fix
             where = f"{exc.filename}: " if exc.filename else ""
             typer.echo(
@@ -105,9 +128,13 @@ class ProgressBar:
     def __init__(self) -> None:
         self._progress: Any = None
         self._tasks: dict[str, Any] = {}
+        self._last_line: dict[str, float] = {}
 
     def __call__(self, what: str, done: int, total: int) -> None:
         if total < PROGRESS_MIN_ITEMS:
+            return
+        if not sys.stderr.isatty():
+            self._line(what, done, total)  # a log or CI: a bar would draw nothing, a line every few seconds does
             return
         if self._progress is None:
             from rich.progress import (
@@ -135,6 +162,13 @@ class ProgressBar:
         speed = self._progress.tasks[task_id].speed
         if speed:
             self._progress.update(task_id, rate=f"{speed:.1f} docs/s")
+
+    def _line(self, what: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - self._last_line.get(what, 0.0) < PROGRESS_LINE_SECONDS:
+            return
+        self._last_line[what] = now
+        typer.echo(f"{what}: {done}/{total} ({100 * done // max(total, 1)}%)", err=True)
 
     def close(self) -> None:
         if self._progress is not None:

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from rag.writing.answer import Answer
 
 R = TypeVar("R")
+# `draft --bib FILE`: the file name's ending chooses the bibliography format.
+BIBTEX_SUFFIX = ".bib"
+CSL_JSON_SUFFIX = ".json"
 
 
 class LiveText:
@@ -110,8 +113,9 @@ def ask(
     no_cache: NoCache = False,
     evidence: ShowEvidence = False,
 ) -> None:
-    """Answer QUESTION from the library; every sentence cites the papers it comes from.
+    """Answer QUESTION, citing the papers.
 
+    Every sentence cites the papers it comes from and is checked against them.
     With a model (RAG_LLM_MODEL or --model) the answer is written by it and every
     citation is checked; without one it is extractive (quoted from the abstracts).
     """
@@ -129,7 +133,7 @@ def summarize(
         str | None, typer.Argument(help="Topic; omit it to summarize a --list or the whole library.")
     ] = None,
     lists: Lists = None,
-    max_papers: Annotated[int, typer.Option("--max", help="At most this many papers.")] = 40,
+    max_papers: Annotated[int, typer.Option("-k", "--top-k", "--max", help="At most this many papers.")] = 40,
     as_json: AsJson = False,
     model: Model = None,
     base_url: BaseUrl = None,
@@ -139,8 +143,9 @@ def summarize(
     no_cache: NoCache = False,
     evidence: ShowEvidence = False,
 ) -> None:
-    """A cited summary of the papers on a topic or in a seed list, grouped by theme.
+    """Summarize a topic or a seed list, cited.
 
+    Grouped by theme, every sentence cited and checked.
     Without a model: a themed outline (papers grouped by similarity, every paper cited).
     """
     from rag.services.requests import SummaryRequest
@@ -158,11 +163,17 @@ def draft(
     cite: Annotated[
         list[str] | None, typer.Option("--cite", help="A paper that must be cited (id, citekey or file#n). Repeatable.")
     ] = None,
-    max_papers: Annotated[int, typer.Option("--max", help="At most this many papers.")] = 8,
+    max_papers: Annotated[int, typer.Option("-k", "--top-k", "--max", help="At most this many papers.")] = 8,
     output_format: Annotated[
-        Format, typer.Option("--format", help="markdown ([n] + references) or latex (\\cite).")
+        Format,
+        typer.Option(
+            "--format", help="markdown ([n] + references), latex (\\cite) or pandoc ([@key], for pandoc --citeproc)."
+        ),
     ] = (Format.MARKDOWN),
-    bib: Annotated[Path | None, typer.Option("--bib", help="Write BibTeX entries of the cited papers here.")] = None,
+    bib: Annotated[
+        Path | None,
+        typer.Option("--bib", help="Write the cited papers here: BibTeX (FILE.bib) or CSL JSON (FILE.json)."),
+    ] = None,
     as_json: AsJson = False,
     model: Model = None,
     base_url: BaseUrl = None,
@@ -172,33 +183,47 @@ def draft(
     no_cache: NoCache = False,
     evidence: ShowEvidence = False,
 ) -> None:
-    """Draft related-work paragraphs on TOPIC, every sentence cited, ready for a paper."""
+    """Draft related-work paragraphs on TOPIC.
+
+    Every sentence cited and checked; markdown, LaTeX (\\cite) or Pandoc ([@key]).
+    """
     from rag.errors import InputError
     from rag.services.requests import DraftRequest
     from rag.services.writing import draft as core_draft
+    from rag.writing.bibliography import bibtex
+    from rag.writing.csl import csl_json
 
+    # Checked before the draft is written, so a mistyped name costs no model call.
+    bib_writers = {BIBTEX_SUFFIX: bibtex, CSL_JSON_SUFFIX: csl_json}
+    if bib is not None and bib.suffix.lower() not in bib_writers:
+        raise InputError(
+            f"--bib {bib}: unknown bibliography format '{bib.suffix or bib.name}'; "
+            f"name it FILE{BIBTEX_SUFFIX} (BibTeX) or FILE{CSL_JSON_SUFFIX} (CSL JSON)"
+        )
     request = DraftRequest(topic, cite or [], max_papers)
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
     answer = _write(core_draft, request, _options(no_llm, no_cache, verify), overrides, as_json)
     if bib is not None and not answer.citations:
         notify(f"nothing cited, so {bib} was not written")
     elif bib is not None:
-        from rag.writing.bibliography import bibtex
-
+        write_bibliography = bib_writers[bib.suffix.lower()]
         try:
-            bib.write_text(bibtex([c.paper for c in answer.citations]), encoding="utf-8")
+            bib.write_text(write_bibliography([c.paper for c in answer.citations]), encoding="utf-8")
         except OSError as exc:
             raise InputError(f"cannot write {bib}: {exc.strerror or exc}") from None
-    if output_format is not Format.LATEX:
+    if output_format is Format.MARKDOWN:
         _show_answer(as_json, answer, evidence)
         return
     from rag.writing.latex import to_latex
+    from rag.writing.pandoc import to_pandoc
 
+    document = to_latex(answer) if output_format is Format.LATEX else to_pandoc(answer)
     if as_json:
         from rag.cli.json_output import answer_json
 
-        print_json({**answer_json(answer), "latex": to_latex(answer)})
+        print_json({**answer_json(answer), output_format.value: document})
         return
     from rag.cli.render import render_latex
 
-    render_latex(stdout_console(), answer, to_latex(answer))
+    # Plain text on stdout (pasteable, for LaTeX or Pandoc alike); the notes go to stderr.
+    render_latex(stdout_console(), answer, document)

@@ -13,6 +13,26 @@ if TYPE_CHECKING:
     from chromadb.api import ClientAPI
 
 
+# A library's vectors from another embedding model live in '<library>--<model>' (rag.embed.choice).
+MODEL_SUFFIX = "--"
+
+
+def delete_collections(settings: Settings, names: list[str], client: ClientAPI | None = None) -> None:
+    """Remove these libraries: their Chroma collections and (embedded mode) their folders. The caller holds the lock."""
+    import shutil
+
+    if settings.chroma_url or (settings.data_dir / CHROMA_SUBDIR).exists():
+        with chroma_errors("delete a collection"):
+            client = client or connect(settings.data_dir, settings.chroma_url)
+            existing = {c.name for c in client.list_collections()}
+            for name in names:
+                if name in existing:
+                    client.delete_collection(name)
+    if not settings.chroma_url:
+        for name in names:
+            shutil.rmtree(settings.data_dir / name, ignore_errors=True)
+
+
 def list_libraries(settings: Settings, client: ClientAPI | None = None) -> list[LibraryInfo]:
     """By name: papers in each papers file, vectors and embedding model of each Chroma collection."""
     found: dict[str, LibraryInfo] = {}

@@ -20,7 +20,10 @@ from rag.errors import StoreBusyError, StoreError
 LOCK_FILE = ".rag.lock"
 
 
-def ensure_writable_dir(path: Path) -> None:
+def ensure_data_dir(path: Path) -> None:
+    """The data directory exists (made if missing) and is a folder; it may be read-only (readers need no more)."""
+    if path.exists() and not path.is_dir():
+        raise StoreError(f"data directory {path} is a file, not a folder; set RAG_DATA_DIR (or --data-dir) to a folder")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -28,6 +31,10 @@ def ensure_writable_dir(path: Path) -> None:
             f"cannot create data directory {path}: {exc.strerror or exc}; "
             "set RAG_DATA_DIR (or --data-dir) to a writable folder"
         ) from None
+
+
+def ensure_writable_dir(path: Path) -> None:
+    ensure_data_dir(path)
     try:
         handle, name = tempfile.mkstemp(prefix=".rag-write-test-", dir=path)  # unique: parallel starts never collide
         os.close(handle)
@@ -55,3 +62,15 @@ def data_dir_lock(data_dir: Path, timeout: float) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+def try_lock(data_dir: Path) -> FileLock | None:
+    """The data directory's lock if it is free right now (held until released), else None: for optional
+    writes a reader may do when no writer is busy. A read-only data dir gives None."""
+    lock = FileLock(str(data_dir / LOCK_FILE))
+    try:
+        lock.acquire(timeout=0)
+    except (Timeout, OSError):
+        return None
+    lock.release()  # re-entered by the caller's `with`, so it is released however the write ends
+    return lock

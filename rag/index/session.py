@@ -25,7 +25,7 @@ from rag.index.bm25 import load_or_build
 from rag.index.catalog import CATALOG_FILE, Catalog, CatalogFile, UpsertReport
 from rag.index.chroma import VectorStore, connect
 from rag.index.hybrid import HybridRetriever, LocalUnits, UnitSource
-from rag.index.lock import data_dir_lock
+from rag.index.lock import data_dir_lock, ensure_data_dir, try_lock
 from rag.index.server_citekeys import settle_citekeys
 from rag.index.units import all_units, unit_count
 from rag.records import Notify, Paper, ProgressFn, SeedList, silent
@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 LEXICAL_DIR = "lexical"
 # Papers embedded and stored per step while indexing.
 SYNC_CHUNK = 256
+# A reader embeds missing vectors itself only when they take seconds, not minutes.
+READER_SYNC_LIMIT = 64
+# The first run indexes the bundled corpus under the lock; a second process starting at once waits this long.
+BOOTSTRAP_LOCK_TIMEOUT = 120.0
 SERVER_KEY_CHARS = 12
 
 
@@ -114,6 +118,13 @@ class LibrarySession:
         if self.store is not None:
             self.store.delete(list(ids))
         self._retriever = self._refs = None
+
+    def missing_units(self) -> int:
+        """Papers and passages saved without a vector (an interrupted ingest, or no model then)."""
+        if self.embedder is None or self.store is None:
+            return 0
+        self.store.forget_count()  # after writes in this process, count afresh
+        return max(0, unit_count(self.catalog.papers.values()) - self.store.count())
 
     def sync_vectors(self) -> int:
         """Embed papers and passages that have no vector yet (new, changed, or indexed while
@@ -200,6 +211,62 @@ def _load_catalog(settings: Settings, store: VectorStore | None) -> tuple[Catalo
     return catalog_file.load(), catalog_file
 
 
+def _complete_vectors(library: LibrarySession, settings: Settings, write: bool) -> None:
+    """Writers complete missing vectors; a reader only when they are few and no writer is busy
+    (reads never spend surprise minutes embedding: they search what is indexed and say so)."""
+    missing = library.missing_units()
+    if not missing:
+        return
+    # On a server no lock is needed: upserting the same vectors twice from two clients is harmless.
+    held = None if write or settings.chroma_url or missing > READER_SYNC_LIMIT else try_lock(settings.data_dir)
+    if write or (missing <= READER_SYNC_LIMIT and (settings.chroma_url or held is not None)):
+        with held or nullcontext():
+            added = library.sync_vectors()
+    else:
+        library.notify(
+            f"{missing} papers and passages have no vector yet (an interrupted ingest, or no model then): "
+            "they are found by their words only; `rag reindex` (or `rag ingest` again) finishes them"
+        )
+        return
+    if added:
+        library.notify(f"added vectors for {added} papers that had none (an interrupted ingest, or no model then)")
+
+
+def _vector_store(
+    settings: Settings, choice: EmbedderChoice, client: ClientAPI | None, check_model: bool
+) -> VectorStore | None:
+    if choice.embedder is None:
+        return None
+    client = client or connect(settings.data_dir, settings.chroma_url)
+    name = vector_collection(settings.collection, choice.embedder.name)
+    return VectorStore(client, name, choice.embedder.name, check_model=check_model)
+
+
+def _catalog_file(settings: Settings) -> CatalogFile | None:
+    """Our papers file (embedded mode); on a server the collection itself holds the papers."""
+    return None if settings.chroma_url else CatalogFile(settings.data_dir / settings.collection / CATALOG_FILE)
+
+
+def _exists(settings: Settings, store: VectorStore | None, catalog_file: CatalogFile | None) -> bool:
+    if catalog_file is not None:
+        return catalog_file.exists()
+    if store is None:
+        return False
+    # A library read with another embedding model for the first time lives in its base collection.
+    return store.exists() or VectorStore(store.client, settings.collection, store.model, check_model=False).exists()
+
+
+def _missing_library(settings: Settings, client: ClientAPI | None) -> NotFoundError:
+    from rag.index.libraries import list_libraries
+
+    names = [info.name for info in list_libraries(settings, client) if info.name != settings.collection]
+    known = ", ".join(names) or "none yet"
+    return NotFoundError(
+        f"there is no library '{settings.collection}' (libraries: {known}); "
+        f"`rag --collection {settings.collection} ingest FILES` creates it"
+    )
+
+
 @contextmanager
 def open_library(
     settings: Settings,
@@ -210,13 +277,18 @@ def open_library(
     rebuild: bool = False,
     remote: bool = False,
     client: ClientAPI | None = None,
+    write: bool = False,
+    create: bool = False,
 ) -> Iterator[LibrarySession]:
-    """Open (and lock, in embedded mode) the configured library for one command.
+    """Open the configured library for one command.
 
-    With ``bootstrap``, an empty default collection is first filled with the
-    bundled seed corpus. ``rebuild`` opens a collection built with another
-    model (to replace it) and skips every automatic change. ``client`` is the
-    Chroma client to use (default: connect as the settings say).
+    ``write``: the command changes the library, so it holds the data dir's lock (embedded mode)
+    and completes missing vectors; readers take no lock and never fail because a writer is busy
+    (they see the last complete state). Only a ``create`` command (ingest) makes a new library;
+    with ``bootstrap``, the default library is filled with the bundled corpus the first time it
+    is used, once (a library the user emptied stays empty). ``rebuild`` opens a collection built
+    with another model (to replace it) and skips every automatic change. ``client`` is the Chroma
+    client to use (default: connect as the settings say).
     """
     choice = embedding
     if choice.notice:
@@ -226,13 +298,22 @@ def open_library(
             "a Chroma server needs an embedding model to store papers; "
             "set RAG_EMBED_MODEL_DIR to a folder with its files, or RAG_EMBED_BASE_URL to an embeddings endpoint"
         )
-    guard = nullcontext() if settings.chroma_url else data_dir_lock(settings.data_dir, settings.lock_timeout)
-    with guard:
+    if not settings.chroma_url:
+        ensure_data_dir(settings.data_dir)
+    guard = data_dir_lock(settings.data_dir, settings.lock_timeout) if write and not settings.chroma_url else None
+    with guard or nullcontext():
         store = None
         if choice.embedder is not None:
             client = client or connect(settings.data_dir, settings.chroma_url)
             name = vector_collection(settings.collection, choice.embedder.name)
             store = VectorStore(client, name, choice.embedder.name, check_model=not rebuild)
+        catalog_file = (
+            None if settings.chroma_url else CatalogFile(settings.data_dir / settings.collection / CATALOG_FILE)
+        )
+        if not rebuild and not create and not _exists(settings, store, catalog_file):
+            if not (bootstrap and settings.collection == DEFAULT_COLLECTION):
+                raise _missing_library(settings, client)
+            _seed_bundled_corpus(settings, choice, notify, progress, client, held=guard is not None)
         remote = remote and bool(settings.chroma_url) and store is not None and store.count() > 0
         if remote:
             assert store is not None
@@ -242,14 +323,36 @@ def open_library(
         if catalog_file is not None and catalog_file.recovery_notice:
             notify(catalog_file.recovery_notice)
         library = LibrarySession(settings, catalog, choice.embedder, store, catalog_file, notify, progress, remote)
-        if rebuild or remote:
-            pass
-        elif bootstrap and not catalog.papers and settings.collection == DEFAULT_COLLECTION:
-            bundled = load_paths([seeds_dir()])
-            notify(f"first run: indexing the bundled corpus ({len(bundled.papers)} papers) into {settings.collection}")
-            library.add(list(bundled.papers.values()), bundled.lists)
-        else:
-            added = library.sync_vectors()
-            if added:
-                notify(f"added vectors for {added} papers that had none (an interrupted ingest, or no model then)")
+        if not (rebuild or remote):
+            _complete_vectors(library, settings, write)
         yield library
+
+
+def _seed_bundled_corpus(
+    settings: Settings,
+    choice: EmbedderChoice,
+    notify: Notify,
+    progress: ProgressFn | None,
+    client: ClientAPI | None,
+    held: bool,
+) -> None:
+    """First use of the default library: index the bundled corpus, under the lock (another process starting
+    at the same moment waits for it, then finds the library there)."""
+    lock = nullcontext() if held or settings.chroma_url else data_dir_lock(settings.data_dir, BOOTSTRAP_LOCK_TIMEOUT)
+    with lock:
+        store = None
+        if choice.embedder is not None:
+            client = client or connect(settings.data_dir, settings.chroma_url)
+            store = VectorStore(
+                client, vector_collection(settings.collection, choice.embedder.name), choice.embedder.name
+            )
+        catalog_file = (
+            None if settings.chroma_url else CatalogFile(settings.data_dir / settings.collection / CATALOG_FILE)
+        )
+        if _exists(settings, store, catalog_file):
+            return  # another process seeded it while this one waited
+        catalog, catalog_file = _load_catalog(settings, store)
+        library = LibrarySession(settings, catalog, choice.embedder, store, catalog_file, notify, progress)
+        bundled = load_paths([seeds_dir()])
+        notify(f"first run: indexing the bundled corpus ({len(bundled.papers)} papers) into {settings.collection}")
+        library.add(list(bundled.papers.values()), bundled.lists)

@@ -44,8 +44,17 @@ class Context:
         return self.embedder
 
     @contextmanager
-    def open(self, *, bootstrap: bool = True, rebuild: bool = False, remote: bool = False) -> Iterator[LibrarySession]:
-        """The configured library, open for one command (see rag.index.session)."""
+    def open(
+        self,
+        *,
+        bootstrap: bool = True,
+        rebuild: bool = False,
+        remote: bool = False,
+        write: bool = False,
+        create: bool = False,
+    ) -> Iterator[LibrarySession]:
+        """The configured library, open for one command (see rag.index.session): ``write`` for commands
+        that change it (they take the lock), ``create`` for the one that may make a new library (ingest)."""
         with open_library(
             self.settings,
             self.embedding(),
@@ -55,6 +64,8 @@ class Context:
             rebuild=rebuild,
             remote=remote,
             client=self.chroma,
+            write=write,
+            create=create,
         ) as library:
             yield library
 

@@ -57,7 +57,7 @@ def evaluate_retrieval(ctx: Context, request: EvalRequest) -> EvalRun:
         settings = ctx.settings.model_copy(update={"collection": _eval_collection(beir.name)})
         ctx = replace(ctx, settings=settings)
     questions = beir.questions if beir is not None else load_questions(request.path)
-    with ctx.open(bootstrap=beir is None) as library:
+    with ctx.open(bootstrap=beir is None, write=beir is not None, create=beir is not None) as library:
         if beir is not None:
             library.add(beir.papers, [])
         else:

@@ -7,10 +7,11 @@ from pathlib import Path
 
 from rag.corpus.exports import parse_mapping
 from rag.corpus.loader import load_paths
-from rag.errors import StoreBusyError, StoreError
+from rag.errors import Interrupted, StoreBusyError, StoreError
 from rag.index.catalog import CATALOG_FILE, CatalogFile
 from rag.index.chroma import wipe_embedded_index
 from rag.index.lock import data_dir_lock
+from rag.index.session import LibrarySession
 from rag.index.units import all_units
 from rag.services.context import Context
 from rag.services.results import IngestResult, ReindexResult
@@ -20,11 +21,17 @@ SERVER_SNAPSHOTS = "server-snapshots"
 
 def ingest(ctx: Context, paths: Sequence[Path], fields: Sequence[str] = (), full_text: bool = True) -> IngestResult:
     """Add files and folders to the library; re-ingesting unchanged files changes nothing."""
-    loaded = load_paths(paths, parse_mapping(list(fields)), full_text, ctx.progress)  # all parsed before any write
+    try:
+        loaded = load_paths(paths, parse_mapping(list(fields)), full_text, ctx.progress)  # all parsed before any write
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted while reading the files: nothing was changed") from None
     for warning in loaded.warnings:
         ctx.notify(warning)
-    with ctx.open(bootstrap=False) as library:
-        report = library.add(list(loaded.papers.values()), loaded.lists, [s.file for s in loaded.lists])
+    with ctx.open(bootstrap=False, write=True, create=True) as library:
+        try:
+            report = library.add(list(loaded.papers.values()), loaded.lists, [s.file for s in loaded.lists])
+        except KeyboardInterrupt:
+            raise _interrupted_while_indexing(library, len(loaded.papers)) from None
         for warning in report.warnings:
             ctx.notify(warning)
         return IngestResult(
@@ -38,6 +45,17 @@ def ingest(ctx: Context, paths: Sequence[Path], fields: Sequence[str] = (), full
             total_papers=len(library.catalog.papers),
             passages_found=sum(len(p.passages) for p in loaded.papers.values()),
         )
+
+
+def _interrupted_while_indexing(library: LibrarySession, read: int) -> Interrupted:
+    """What Ctrl-C left: the papers file is written first, so every paper read is saved; some lack vectors."""
+    missing = library.missing_units()
+    if missing:
+        return Interrupted(
+            f"interrupted: the {read} papers read are saved, {missing} papers and passages still without a vector "
+            "(searched by their words meanwhile); run the same `rag ingest` again to finish them"
+        )
+    return Interrupted(f"interrupted: the {read} papers read are saved with their vectors")
 
 
 def reindex(ctx: Context) -> ReindexResult:
@@ -62,7 +80,7 @@ def reindex(ctx: Context) -> ReindexResult:
 
 def _rebuild(ctx: Context) -> int:
     settings = ctx.settings
-    with ctx.open(rebuild=True) as library:
+    with ctx.open(rebuild=True, write=True) as library:
         if not library.catalog.papers:
             raise StoreError("the library is empty: nothing to rebuild; add papers with `rag ingest`")
         if library.catalog_file is not None:

@@ -6,8 +6,8 @@ import json
 from collections.abc import Sequence
 from contextlib import nullcontext
 
-from rag.errors import InputError
-from rag.index.libraries import list_libraries
+from rag.errors import InputError, NotFoundError
+from rag.index.libraries import MODEL_SUFFIX, delete_collections, list_libraries
 from rag.index.lock import data_dir_lock
 from rag.services.context import Context
 from rag.services.requests import ExportFormat
@@ -16,33 +16,49 @@ from rag.writing.bibliography import bibtex
 
 
 def collections(ctx: Context) -> Collections:
-    """Every library: our papers files (embedded mode) and Chroma's collections, by name."""
-    settings = ctx.settings
+    """Every library: our papers files (embedded mode) and Chroma's collections, by name (no lock: a read)."""
+    return Collections(list_libraries(ctx.settings, ctx.chroma))
+
+
+def delete_library(ctx: Context, name: str) -> Collections:
+    """Delete the library ``name`` whole (its papers file, caches and vectors of every model); the rest remain."""
+    settings = ctx.settings.model_copy(update={"collection": name})  # validates the name
     guard = nullcontext() if settings.chroma_url else data_dir_lock(settings.data_dir, settings.lock_timeout)
     with guard:
-        return Collections(list_libraries(settings, ctx.chroma))
+        known = list_libraries(settings, ctx.chroma)
+        doomed = [info.name for info in known if info.name == name or info.name.startswith(f"{name}{MODEL_SUFFIX}")]
+        if not doomed:
+            listed = ", ".join(info.name for info in known) or "none"
+            raise NotFoundError(f"there is no library '{name}' (libraries: {listed})")
+        delete_collections(settings, doomed, ctx.chroma)
+    return Collections([info for info in known if info.name in doomed])
 
 
-def remove(ctx: Context, refs: Sequence[str]) -> RemoveResult:
+def remove(ctx: Context, refs: Sequence[str], dry_run: bool = False) -> RemoveResult:
     """Remove papers (ids, citekeys or file#n sources); nothing is removed if any is unknown."""
     if not refs:
         raise InputError("name the papers to remove (ids, citekeys or file#n sources)")
-    with ctx.open(bootstrap=False, remote=True) as library:
+    with ctx.open(bootstrap=False, remote=True, write=not dry_run) as library:
         papers = list({p.id: p for p in (library.paper(ref) for ref in refs)}.values())
-        library.remove([p.id for p in papers])
-        return RemoveResult(papers)
+        if not dry_run:
+            library.remove([p.id for p in papers])
+        return RemoveResult(papers, dry_run)
 
 
 def export(ctx: Context, export_format: str) -> str:
-    """The library as BibTeX (the user's own entries where they came from a .bib) or JSONL."""
+    """The library as BibTeX (the user's own entries where they came from a .bib), JSONL or CSL JSON."""
+    from rag.writing.csl import csl_json
+
     try:
         chosen = ExportFormat(export_format.strip().lower())
     except ValueError:
-        raise InputError(f"unknown export format '{export_format}'; use bibtex or jsonl") from None
+        raise InputError(f"unknown export format '{export_format}'; use bibtex, jsonl or csljson") from None
     with ctx.open() as library:
         papers = library.catalog.ordered()
     if chosen is ExportFormat.BIBTEX:
         return bibtex(papers)
+    if chosen is ExportFormat.CSLJSON:
+        return csl_json(papers)
     # One record per paper, as `rag ingest` reads it back; full-text passages stay with the PDFs.
     records = ({k: v for k, v in p.to_dict().items() if k != "passages"} for p in papers)
     return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)

@@ -76,6 +76,7 @@ class SupportEvalRequest:
 class ExportFormat(StrEnum):
     BIBTEX = "bibtex"
     JSONL = "jsonl"
+    CSLJSON = "csljson"
 
 
 # Model when configured, short answers, offline verification, cache on.

@@ -59,6 +59,7 @@ class ReindexResult:
 @dataclass
 class RemoveResult:
     removed: list[Paper]
+    dry_run: bool = False  # nothing was removed: these are the papers that would be
 
 
 @dataclass

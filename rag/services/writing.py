@@ -44,7 +44,7 @@ def summarize(
 ) -> Answer:
     """A themed, cited summary of the papers on a topic, of seed lists, or of a small library."""
     if request.max_papers < 1:
-        raise InputError(f"--max must be at least 1 (got {request.max_papers})")
+        raise InputError(f"-k must be at least 1 (got {request.max_papers})")
     model = ctx.chat_model(options)
     settings = ctx.settings
     with ctx.open() as library:
@@ -80,7 +80,7 @@ def draft(
     if not topic:
         raise InputError('the topic is empty; try e.g. rag draft "decentralized training on heterogeneous GPUs"')
     if request.max_papers < 1:
-        raise InputError(f"--max must be at least 1 (got {request.max_papers})")
+        raise InputError(f"-k must be at least 1 (got {request.max_papers})")
     model = ctx.chat_model(options)
     with ctx.open() as library:
         required = list({p.id: p for p in (library.paper(key) for key in request.cite)}.values())

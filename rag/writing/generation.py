@@ -91,7 +91,7 @@ def _fall_back(answer: Answer, fallback: Answer) -> Answer:
     unshown = answer.dropped + [DroppedSentence(s.text, WEAK_ONLY) for s in answer.sentences]
     written = len(unshown)
     why = f"{FALLBACK_NOTE} (of {written} sentence{'s' if written != 1 else ''}; --json has them)"
-    fallback.notes = [*answer.notes, f"{why}; showing {FALLBACK_NAMES[fallback.mode]} instead"]
+    fallback.notes = [*answer.notes, f"{why}; showing {FALLBACK_NAMES[fallback.mode]} instead", *fallback.notes]
     fallback.model_text, fallback.dropped = answer.model_text, unshown
     fallback.usage, fallback.model = answer.usage, answer.model
     fallback.removed_citations = answer.removed_citations

@@ -93,14 +93,21 @@ def outline(topic: str, papers: Sequence[Paper], embedder: Embedder | None, labe
     vectors = embedder.embed([p.searchable_text() for p in papers]) if embedder else _tfidf(papers)
     themes = max(1, round(THEMES_PER_SQRT_HALF * math.sqrt(len(papers) / 2)))
     order: list[Paper] = []
-    lines = [f"{label}: {len(papers)} papers in {min(themes, len(papers))} themes."]
-    for number, group in enumerate(group_papers(vectors, themes), start=1):
+    lines: list[str] = []
+    groups = group_papers(vectors, themes)
+    for number, group in enumerate(groups, start=1):
         members = [papers[i] for i in group]
-        lines.append(f"{number}. {theme_name(members, papers)} ({len(members)} paper{'s' if len(members) > 1 else ''})")
+        lines.append(f"{number}. {theme_name(members, papers)} ({_count(len(members), 'paper')})")
         for paper in members:
             order.append(paper)
             year = f" ({paper.year})" if paper.year else ""
             lines.append(f"   - {paper.display_title}{year} [{len(order)}]")
     text = "\n".join(lines)
     citations = [Citation(n, p) for n, p in enumerate(order, start=1)]
-    return Answer(topic, text, AnswerMode.OUTLINE, citations, sentences=split_cited_sentences(text))
+    # The label is a note, not part of the text: LaTeX and Pandoc output must be pure document on stdout.
+    note = f"{label}: {_count(len(papers), 'paper')} in {_count(len(groups), 'theme')}."
+    return Answer(topic, text, AnswerMode.OUTLINE, citations, sentences=split_cited_sentences(text), notes=[note])
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

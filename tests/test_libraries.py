@@ -1,0 +1,72 @@
+"""Libraries: only ingest creates one, the bundled corpus seeds the default library once, delete removes
+one whole, and readers run side by side (and beside a writer) as real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import SEEDS, needs_model
+from typer.testing import CliRunner
+
+from rag.cli import app
+
+runner = CliRunner()
+RAG = [sys.executable, "-m", "rag"]
+PARALLEL_READERS = 3
+
+
+def test_a_missing_library_is_an_error_and_is_not_created(seeded: Path) -> None:
+    result = runner.invoke(app, ["--collection", "nosuchlib", "search", "gpu"])
+    assert result.exit_code == 1
+    assert "there is no library 'nosuchlib' (libraries: papers)" in result.stderr
+    assert "rag --collection nosuchlib ingest" in result.stderr
+    assert not (seeded / "nosuchlib").exists()
+    listed = json.loads(runner.invoke(app, ["collections", "--json"]).stdout)["collections"]
+    assert "nosuchlib" not in {c["name"] for c in listed}
+
+
+def test_an_emptied_default_library_stays_empty(seeded: Path) -> None:
+    keys = [p["citekey"] for p in json.loads(runner.invoke(app, ["papers", "--json"]).stdout)["papers"]]
+    assert runner.invoke(app, ["remove", *keys]).exit_code == 0
+    again = runner.invoke(app, ["papers", "--json"])
+    assert again.exit_code == 0 and json.loads(again.stdout)["papers"] == []
+    assert "first run" not in again.stderr, "the bundled corpus seeds the default library once"
+
+
+def test_delete_a_library(seeded: Path) -> None:
+    assert (
+        runner.invoke(app, ["--collection", "mine", "ingest", str(SEEDS / "000_e22c73655386b99b.txt")]).exit_code == 0
+    )
+    refused = runner.invoke(app, ["collections", "--delete", "mine"])  # no terminal to ask on
+    assert refused.exit_code == 1 and "pass --yes" in refused.stderr
+    deleted = runner.invoke(app, ["collections", "--delete", "mine", "--yes"])
+    assert deleted.exit_code == 0 and "deleted library 'mine'" in deleted.stderr
+    names = {c["name"] for c in json.loads(runner.invoke(app, ["collections", "--json"]).stdout)["collections"]}
+    assert "mine" not in names and "papers" in names and not (seeded / "mine").exists()
+    missing = runner.invoke(app, ["collections", "--delete", "mine", "--yes"])
+    assert missing.exit_code == 1 and "there is no library 'mine'" in missing.stderr
+
+
+@needs_model
+def test_readers_run_side_by_side_right_after_the_first_indexing(tmp_path: Path) -> None:
+    env = {**os.environ, "RAG_DATA_DIR": str(tmp_path / "fresh")}
+    readers = [
+        subprocess.Popen(
+            [*RAG, "search", "heterogeneous GPUs", "--json"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(PARALLEL_READERS)
+    ]
+    outcomes = [
+        (r.wait(timeout=300), r.stdout.read() if r.stdout else "", r.stderr.read() if r.stderr else "") for r in readers
+    ]
+    assert [code for code, _, _ in outcomes] == [0] * PARALLEL_READERS, [err for _, _, err in outcomes]
+    assert all(json.loads(out)["hits"] for _, out, _ in outcomes)
+    assert sum("first run" in err for _, _, err in outcomes) == 1, "one process seeds, the others wait and read"
