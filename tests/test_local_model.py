@@ -115,9 +115,9 @@ def test_ask_in_a_fresh_process_says_one_line(local_model: LocalModel, seeded: P
 
 @pytest.mark.local_model
 def test_ask_through_context(local_model: LocalModel, seeded: Path) -> None:
-    from rag.cli.json_output import answer_json
     from rag.config import load_settings
     from rag.services.context import Context
+    from rag.services.contracts import answer_json
     from rag.services.requests import SearchRequest, WritingOptions
     from rag.services.writing import ask
 

@@ -59,8 +59,8 @@ def ingest(
     Unchanged entries are skipped without re-embedding; a changed file replaces
     what it said before. Unusable files are reported and skipped.
     """
-    from rag.cli.json_output import ingest_json
     from rag.cli.render import render_ingest
+    from rag.services.contracts import ingest_json
     from rag.services.ingest import ingest as core_ingest
 
     with context() as ctx:
@@ -82,8 +82,8 @@ def search(
     Hybrid retrieval (embeddings + BM25); relevance is the cosine similarity of
     query and paper, comparable across queries.
     """
-    from rag.cli.json_output import search_json
     from rag.cli.render import render_search
+    from rag.services.contracts import search_json
     from rag.services.read import search as core_search
 
     with context() as ctx:
@@ -100,8 +100,8 @@ def papers(
 
     A table on a terminal (paged when long), tab-separated lines in a pipe.
     """
-    from rag.cli.json_output import listing_json
     from rag.cli.render import render_papers
+    from rag.services.contracts import listing_json
     from rag.services.read import papers as core_papers
 
     with context() as ctx:
@@ -117,8 +117,8 @@ def show(
     as_json: AsJson = False,
 ) -> None:
     """Show one paper in full."""
-    from rag.cli.json_output import show_json
     from rag.cli.render import render_paper
+    from rag.services.contracts import show_json
     from rag.services.read import show as core_show
 
     with context() as ctx:
@@ -165,10 +165,10 @@ def eval_command(
     nDCG@10, recall@10, recall@100 and MRR@10.
     A BEIR folder is ingested into its own collection (eval-NAME), reused by later runs.
     """
-    from rag.cli.json_output import eval_json
     from rag.cli.render import render_eval
     from rag.errors import InputError
     from rag.records import Method
+    from rag.services.contracts import eval_json
     from rag.services.evaluation import evaluate_retrieval
     from rag.services.requests import EvalRequest
 
@@ -193,9 +193,9 @@ def collections(
 
     Papers, vectors and embedding model of each library (Chroma collection).
     """
-    from rag.cli.json_output import collections_json
     from rag.cli.render import render_collections
     from rag.errors import InputError
+    from rag.services.contracts import collections_json
     from rag.services.manage import collections as core_collections
     from rag.services.manage import delete_library
 
@@ -224,8 +224,8 @@ def remove(
 
     Nothing is removed if any of them is unknown; --dry-run shows what would go.
     """
-    from rag.cli.json_output import remove_json
     from rag.cli.render import render_remove
+    from rag.services.contracts import remove_json
     from rag.services.manage import remove as core_remove
 
     with context() as ctx:
@@ -265,8 +265,8 @@ def doctor(as_json: AsJson = False) -> None:
 
     What is configured, what is reachable, what is missing, with the fix on each line.
     """
-    from rag.cli.json_output import doctor_json
     from rag.cli.render import render_doctor
+    from rag.services.contracts import doctor_json
     from rag.services.doctor import diagnose
 
     with context() as ctx:
@@ -299,8 +299,8 @@ def eval_support(
     matrix, precision/recall/F1 of its top label, and the share of contradicting,
     unrelated and similar-but-wrong papers it would still show as backed (95% intervals).
     """
-    from rag.cli.json_output import support_eval_json
     from rag.cli.render import render_support_eval
+    from rag.services.contracts import support_eval_json
     from rag.services.evaluation import evaluate_support
     from rag.services.requests import SupportEvalRequest
 

@@ -207,7 +207,7 @@ T = TypeVar("T")
 def emit(
     as_json: bool, result: T, to_json: Callable[[T], dict[str, Any]], render: Callable[[Console, T], None]
 ) -> None:
-    """Print ``result`` as one JSON object (rag.cli.json_output) or for people (rag.cli.render)."""
+    """Print ``result`` as one JSON object (rag.services.contracts) or for people (rag.cli.render)."""
     if as_json:
         print_json(to_json(result))
     else:

@@ -90,8 +90,8 @@ def _options(no_llm: bool, no_cache: bool, verify: Verify, long: bool = False) -
 
 
 def _show_answer(as_json: bool, answer: Answer, evidence: bool) -> None:
-    from rag.cli.json_output import answer_json
     from rag.cli.render import render_answer
+    from rag.services.contracts import answer_json
 
     emit(as_json, answer, answer_json, lambda console, shown: render_answer(console, shown, evidence))
 
@@ -219,7 +219,7 @@ def draft(
 
     document = to_latex(answer) if output_format is Format.LATEX else to_pandoc(answer)
     if as_json:
-        from rag.cli.json_output import answer_json
+        from rag.services.contracts import answer_json
 
         print_json({**answer_json(answer), output_format.value: document})
         return

@@ -1,109 +1,29 @@
 """What each MCP tool returns: the ``--json`` contracts of DESIGN.md as plain dicts, and a short text for people.
 
-The dict shapes are the CLI's (rag/cli/json_output.py), field for field, so a client
-that reads ``rag search --json`` reads the ``search`` tool the same way. They are
-built here again rather than imported because the layers forbid mcp_server to
-import rag.cli; tests/test_mcp.py compares the two so they cannot drift apart.
+The dicts are the CLI's own (rag.services.contracts), so a client that reads
+``rag search --json`` reads the ``search`` tool the same way.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import asdict
 from typing import Any
 
-from rag.records import Hit, Paper
+from rag.records import Paper
+from rag.services import contracts
 from rag.services.results import Collections, PaperView, SearchResult
-from rag.writing.answer import Answer, AnswerMode, CitedSentence
+from rag.writing.answer import Answer, AnswerMode
 
 # A search hit's text in the readable rendering; the structured result has all of it.
 SNIPPET_CHARS = 240
 
 
-# --- structured results: the same fields as `rag ... --json` ---
+# --- structured results: the same fields as `rag ... --json` (rag.services.contracts) ---
 
-
-def hit_payload(hit: Hit) -> dict[str, Any]:
-    paper = hit.paper
-    return {
-        "id": paper.id,
-        "rank": hit.rank,
-        "score": hit.score,
-        # Cosine similarity of query and paper: comparable across queries, unlike the per-query fused score.
-        "relevance": hit.dense,
-        "title": paper.title,
-        "year": paper.year,
-        "citekey": paper.citekey,
-        "text": paper.text,
-        "sources": paper.sources,
-        # The full-text passage that matched best, when it beat the abstract (PDFs ingested with full text).
-        "passage": asdict(hit.passage) if hit.passage else None,
-    }
-
-
-def search_payload(result: SearchResult) -> dict[str, Any]:
-    return {"query": result.query, "hits": [hit_payload(h) for h in result.hits]}
-
-
-def _sentence_payload(answer: Answer, sentence: CitedSentence) -> dict[str, Any]:
-    evidence = sentence.evidence
-    papers = {c.n: c.paper for c in answer.citations}
-    return {
-        "text": sentence.text,
-        "citations": sentence.citations,
-        "support": sentence.support.value if sentence.support else None,
-        "score": sentence.score,
-        # rag added the citation: the model gave none, or one that does not back the sentence.
-        "attributed": sentence.attributed,
-        "evidence": None
-        if evidence is None
-        else {
-            "n": evidence.source,
-            "id": papers[evidence.source].id if evidence.source in papers else None,
-            "position": evidence.position,
-            "text": evidence.text,
-        },
-        "ungrounded": sentence.ungrounded,
-        "conflict": sentence.conflict,
-    }
-
-
-def answer_payload(answer: Answer) -> dict[str, Any]:
-    return {
-        "question": answer.question,
-        "answer": answer.text,
-        "mode": answer.mode.value,
-        "citations": [
-            {
-                "n": c.n,
-                "id": c.paper.id,
-                "title": c.paper.title,
-                "citekey": c.paper.citekey,
-                "first_author": c.paper.first_author,
-                "year": c.paper.year,
-                "arxiv": c.paper.arxiv,
-                "sources": c.paper.sources,
-            }
-            for c in answer.citations
-        ],
-        "hits": [hit_payload(h) for h in answer.hits],
-        "sentences": [_sentence_payload(answer, s) for s in answer.sentences],
-        "removed_citations": answer.removed_citations,
-        "dropped_sentences": [{"text": d.text, "reason": d.reason} for d in answer.dropped],
-        "notes": answer.notes,
-        "uncited": [{"id": p.id, "title": p.title, "citekey": p.citekey} for p in answer.uncited],
-        "model": answer.model,
-        "model_text": answer.model_text,
-        "usage": asdict(answer.usage) if answer.usage else None,
-    }
-
-
-def show_payload(view: PaperView) -> dict[str, Any]:
-    return {**view.paper.to_dict(), "list_subjects": {s.file: s.subject for s in view.lists}}
-
-
-def collections_payload(found: Collections) -> dict[str, Any]:
-    return {"collections": [asdict(info) for info in found.collections]}
+search_payload = contracts.search_json
+answer_payload = contracts.answer_json
+show_payload = contracts.show_json
+collections_payload = contracts.collections_json
 
 
 def bibtex_payload(entries: list[tuple[Paper, str]]) -> dict[str, Any]:

@@ -1,4 +1,7 @@
-"""The ``--json`` contracts of DESIGN.md, as plain dicts: one typed function per result type."""
+"""The ``--json`` contracts of DESIGN.md, as plain dicts: one typed function per result type.
+
+Shared by every adapter (the CLI's --json, the MCP server's structured results), so they cannot drift apart.
+"""
 
 from __future__ import annotations
 
