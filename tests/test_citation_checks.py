@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import HETEROGENEOUS_QUESTION
+from conftest import HETEROGENEOUS_QUESTION, needs_model
 from fake_openai import FakeOpenAI, Reply
 from typer.testing import CliRunner
 
@@ -24,6 +24,8 @@ from rag.services.requests import SearchRequest, WritingOptions
 from rag.services.writing import ask
 from rag.writing.answer import AnswerMode, Support
 
+# The replies cite sources by their number in the real model's ranking of the heterogeneous-GPU question.
+pytestmark = needs_model
 runner = CliRunner()
 NO_CACHE = WritingOptions(cache=False)
 # Sources for the heterogeneous-GPU question, in retrieval order: [1] Dünner, [2] Yuan, [3] Holmes, [4] HexiSeq.

@@ -60,9 +60,11 @@ def test_eval_json_contract_and_reuse(tmp_path: Path) -> None:
     assert {"query_id", "question", "ranked", "metrics"} <= set(question)
     again = runner.invoke(_app(), args)
     assert json.loads(again.stdout) == payload
-    both = json.loads(runner.invoke(_app(), [*args, "--method", "lexical", "-m", "dense"]).stdout)
+    both = runner.invoke(_app(), [*args, "--method", "lexical", "-m", "dense"])
     if _has_model():
-        assert set(both["methods"]) == {"lexical", "dense"}
+        assert set(json.loads(both.stdout)["methods"]) == {"lexical", "dense"}
+    else:
+        assert both.exit_code == 1 and "need the embedding model" in both.stderr
 
 
 def test_dev_questions_file_against_bundled_corpus() -> None:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import HETEROGENEOUS_QUESTION
+from conftest import HETEROGENEOUS_QUESTION, needs_model
 from fake_openai import FakeOpenAI, Reply, load_cassette
 from typer.testing import CliRunner
 
@@ -43,6 +43,7 @@ def _question() -> SearchRequest:
     return SearchRequest(HETEROGENEOUS_QUESTION, 5)
 
 
+@needs_model  # recorded against the four sources the real embedding model retrieves
 def test_recorded_real_model_answer_is_not_shown_as_cited(seeded: Path, fake: FakeOpenAI) -> None:
     """SmolLM2-135M's recorded answer (JSON sentences, vague and repeated): nothing in it is backed by a
     source, so the user sees quotes from the papers, and --json keeps what the model wrote."""
