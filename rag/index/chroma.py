@@ -202,9 +202,6 @@ class VectorStore:
                 self._count = int(self.collection.count())
         return self._count
 
-    def forget_count(self) -> None:
-        self._count = None
-
     def ids(self) -> set[str]:
         return {paper_id for page in self._pages([]) for paper_id in page["ids"]}
 

@@ -64,13 +64,17 @@ def data_dir_lock(data_dir: Path, timeout: float) -> Iterator[None]:
         lock.release()
 
 
-def try_lock(data_dir: Path) -> FileLock | None:
-    """The data directory's lock if it is free right now (held until released), else None: for optional
-    writes a reader may do when no writer is busy. A read-only data dir gives None."""
+@contextmanager
+def lock_if_free(data_dir: Path) -> Iterator[bool]:
+    """Hold the data directory's lock for the block if it is free right now (True), else hold nothing (False):
+    for optional writes a reader may do when no writer is busy. A read-only data dir gives False."""
     lock = FileLock(str(data_dir / LOCK_FILE))
     try:
         lock.acquire(timeout=0)
     except (Timeout, OSError):
-        return None
-    lock.release()  # re-entered by the caller's `with`, so it is released however the write ends
-    return lock
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        lock.release()

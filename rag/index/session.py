@@ -25,7 +25,7 @@ from rag.index.bm25 import load_or_build
 from rag.index.catalog import CATALOG_FILE, Catalog, CatalogFile, UpsertReport
 from rag.index.chroma import VectorStore, connect
 from rag.index.hybrid import HybridRetriever, LocalUnits, UnitSource
-from rag.index.lock import data_dir_lock, ensure_data_dir, try_lock
+from rag.index.lock import data_dir_lock, ensure_data_dir, lock_if_free
 from rag.index.server_citekeys import settle_citekeys
 from rag.index.units import all_units, unit_count
 from rag.records import Notify, Paper, ProgressFn, SeedList, silent
@@ -123,7 +123,6 @@ class LibrarySession:
         """Papers and passages saved without a vector (an interrupted ingest, or no model then)."""
         if self.embedder is None or self.store is None:
             return 0
-        self.store.forget_count()  # after writes in this process, count afresh
         return max(0, unit_count(self.catalog.papers.values()) - self.store.count())
 
     def sync_vectors(self) -> int:
@@ -217,19 +216,26 @@ def _complete_vectors(library: LibrarySession, settings: Settings, write: bool) 
     missing = library.missing_units()
     if not missing:
         return
-    # On a server no lock is needed: upserting the same vectors twice from two clients is harmless.
-    held = None if write or settings.chroma_url or missing > READER_SYNC_LIMIT else try_lock(settings.data_dir)
-    if write or (missing <= READER_SYNC_LIMIT and (settings.chroma_url or held is not None)):
-        with held or nullcontext():
-            added = library.sync_vectors()
+    if write or (missing <= READER_SYNC_LIMIT and settings.chroma_url):
+        # On a server no lock is needed: upserting the same vectors twice from two clients is harmless.
+        added = library.sync_vectors()
+    elif missing <= READER_SYNC_LIMIT:
+        with lock_if_free(settings.data_dir) as free:
+            added = library.sync_vectors() if free else 0
+        if not free:
+            _say_missing(library, missing)
     else:
-        library.notify(
-            f"{missing} papers and passages have no vector yet (an interrupted ingest, or no model then): "
-            "they are found by their words only; `rag reindex` (or `rag ingest` again) finishes them"
-        )
+        _say_missing(library, missing)
         return
     if added:
         library.notify(f"added vectors for {added} papers that had none (an interrupted ingest, or no model then)")
+
+
+def _say_missing(library: LibrarySession, missing: int) -> None:
+    library.notify(
+        f"{missing} papers and passages have no vector yet (an interrupted ingest, or no model then): "
+        "they are found by their words only; `rag reindex` (or `rag ingest` again) finishes them"
+    )
 
 
 def _vector_store(
