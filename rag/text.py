@@ -1,4 +1,5 @@
-"""Words and sentences, shared by retrieval and writing: tokenizing, sentence splitting, term coverage.
+"""Words and sentences, shared by retrieval and writing: tokenizing, sentence splitting, term coverage,
+and showing untrusted text safely.
 
 Imports nothing of rag: the index (BM25) and the writing layer (extractive
 answers, verification, outlines) must agree on what a term is.
@@ -7,6 +8,7 @@ answers, verification, outlines) must agree on what a term is.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import Any
 
@@ -59,3 +61,18 @@ def term_coverage(question: str, text: str) -> float:
     """Share of the question's (stemmed, non-stop) terms that occur in ``text``."""
     wanted = set(tokenize(question))
     return len(wanted & set(tokenize(text))) / len(wanted) if wanted else 0.0
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+
+
+def printable(text: str) -> str:
+    """Untrusted text (an abstract, a title) made safe to show: ANSI sequences and control/format characters
+    (zero-width included) dropped, newlines kept. Every adapter that shows papers uses it (CLI, MCP)."""
+    text = _ANSI.sub("", text)
+    return "".join(ch for ch in text if ch == "\n" or unicodedata.category(ch) not in ("Cc", "Cf"))
+
+
+def plural(count: int, noun: str) -> str:
+    """'1 paper', '2 papers'."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

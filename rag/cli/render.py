@@ -7,8 +7,6 @@ abstract prints literally and cannot restyle the terminal.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import Counter
 
 from rich.console import Console, Group
@@ -28,16 +26,13 @@ from rag.services.results import (
     SearchResult,
     SupportEvalRun,
 )
+from rag.text import plural, printable
 from rag.writing.answer import Answer, AnswerMode, CitedSentence, Support
 
 SNIPPET_CHARS = 220
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 
 
-def clean(text: str) -> str:
-    """Drop ANSI sequences and control/format characters (zero-width included), keep newlines."""
-    text = _ANSI.sub("", text)
-    return "".join(ch for ch in text if ch == "\n" or unicodedata.category(ch) not in ("Cc", "Cf"))
+clean = printable  # the name every renderer here uses
 
 
 def _short(text: str, limit: int = SNIPPET_CHARS) -> str:
@@ -207,7 +202,7 @@ def render_papers(console: Console, listing: Listing, limit: int | None = None) 
     shown = listing.papers[:limit] if limit else listing.papers
     rows = [(clean(p.citekey), str(p.year or ""), clean(p.display_title), clean(", ".join(p.sources))) for p in shown]
     files = len(listing.lists)
-    summary = f"{len(listing.papers)} papers from {files} source file{'' if files == 1 else 's'}"
+    summary = f"{plural(len(listing.papers), 'paper')} from {plural(files, 'source file')}"
     if len(shown) < len(listing.papers):
         summary += f" ({len(shown)} shown: --limit)"
     if not console.is_terminal:  # rich would expand the tabs: cut/awk/sort read these lines as they are
@@ -253,19 +248,15 @@ def render_paper(console: Console, view: PaperView) -> None:
     console.print(Panel(Group(rows, Text(), body), title=Text(clean(paper.display_title)), title_align="left"))
 
 
-def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
 def render_ingest(console: Console, result: IngestResult) -> None:
-    passages = f" ({_n(result.passages_found, 'full-text passage')})" if result.passages_found else ""
+    passages = f" ({plural(result.passages_found, 'full-text passage')})" if result.passages_found else ""
     # A removed paper is one whose file no longer has it: edited (its new version is among the added) or deleted.
     gone = f", {result.removed} no longer in their files (edited or deleted)" if result.removed else ""
     console.print(
         Text(
-            f"{_n(result.files_read, 'file')} read, {_n(result.papers_found, 'paper')}{passages}: "
+            f"{plural(result.files_read, 'file')} read, {plural(result.papers_found, 'paper')}{passages}: "
             f"{result.added} added, {result.updated} updated, {result.unchanged} unchanged{gone}; "
-            f"library now has {_n(result.total_papers, 'paper')}"
+            f"library now has {plural(result.total_papers, 'paper')}"
         ),
         soft_wrap=True,  # one summary line, whatever the terminal width
     )
@@ -274,7 +265,7 @@ def render_ingest(console: Console, result: IngestResult) -> None:
 def render_remove(console: Console, result: RemoveResult) -> None:
     verb = "would remove" if result.dry_run else "removed"
     keys = ", ".join(clean(p.citekey) for p in result.removed)
-    console.print(Text(f"{verb} {_n(len(result.removed), 'paper')}: {keys}"), soft_wrap=True)
+    console.print(Text(f"{verb} {plural(len(result.removed), 'paper')}: {keys}"), soft_wrap=True)
 
 
 def render_eval(console: Console, run: EvalRun) -> None:

@@ -6,12 +6,12 @@ The dicts are the CLI's own (rag.services.contracts), so a client that reads
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from rag.records import Paper
 from rag.services import contracts
 from rag.services.results import Collections, PaperView, SearchResult
+from rag.text import printable
 from rag.writing.answer import Answer, AnswerMode
 
 # A search hit's text in the readable rendering; the structured result has all of it.
@@ -37,9 +37,7 @@ def bibtex_payload(entries: list[tuple[Paper, str]]) -> dict[str, Any]:
 # --- readable renderings: what a client shows a person, and what a model reads first ---
 
 
-def clean(text: str) -> str:
-    """Control and format characters dropped (an abstract is data, not terminal codes), newlines kept."""
-    return "".join(ch for ch in text if ch == "\n" or unicodedata.category(ch) not in ("Cc", "Cf"))
+clean = printable
 
 
 def _short(text: str, limit: int = SNIPPET_CHARS) -> str:

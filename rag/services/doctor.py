@@ -80,10 +80,15 @@ def _collections(settings: Settings, report: DoctorReport) -> None:
         _missing_vectors(settings, {name: vectors for name, (vectors, _) in counts.items()}, report)
 
 
+def _vector_collection_name(settings: Settings) -> str:
+    """The Chroma collection the configured library and embedding model use (without loading the model)."""
+    model = f"{ENDPOINT_MODEL_PREFIX}{settings.embed_model}" if settings.embed_base_url else settings.embed_model
+    return vector_collection(settings.collection, model)
+
+
 def _missing_vectors(settings: Settings, vectors: dict[str, int], report: DoctorReport) -> None:
     """Papers saved without their vectors (an interrupted ingest, or no model then): search misses them."""
-    model = f"{ENDPOINT_MODEL_PREFIX}{settings.embed_model}" if settings.embed_base_url else settings.embed_model
-    name = vector_collection(settings.collection, model)
+    name = _vector_collection_name(settings)
     try:
         units = unit_count(CatalogFile(settings.data_dir / settings.collection / CATALOG_FILE).peek().papers.values())
     except StoreError as exc:
@@ -211,8 +216,7 @@ def diagnose(ctx: Context) -> DoctorReport:
         report.add("embeddings", Status.FAIL, str(exc))
     else:
         _embeddings(settings, report)
-        model = f"{ENDPOINT_MODEL_PREFIX}{settings.embed_model}" if settings.embed_base_url else settings.embed_model
-        collection = vector_collection(settings.collection, model)
+        collection = _vector_collection_name(settings)
         report.add("collection", Status.INFO, f"library '{settings.collection}' uses Chroma collection '{collection}'")
     _llm(settings, report)
     entries, size = ResponseCache(settings.data_dir / CACHE_DIR).size()

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from rag.embed.types import Embedder
 from rag.records import Paper
-from rag.text import stopwords, tokenize
+from rag.text import plural, stopwords, tokenize
 from rag.writing.answer import Answer, AnswerMode, Citation
 from rag.writing.citations import split_cited_sentences
 
@@ -97,7 +97,7 @@ def outline(topic: str, papers: Sequence[Paper], embedder: Embedder | None, labe
     groups = group_papers(vectors, themes)
     for number, group in enumerate(groups, start=1):
         members = [papers[i] for i in group]
-        lines.append(f"{number}. {theme_name(members, papers)} ({_count(len(members), 'paper')})")
+        lines.append(f"{number}. {theme_name(members, papers)} ({plural(len(members), 'paper')})")
         for paper in members:
             order.append(paper)
             year = f" ({paper.year})" if paper.year else ""
@@ -105,9 +105,5 @@ def outline(topic: str, papers: Sequence[Paper], embedder: Embedder | None, labe
     text = "\n".join(lines)
     citations = [Citation(n, p) for n, p in enumerate(order, start=1)]
     # The label is a note, not part of the text: LaTeX and Pandoc output must be pure document on stdout.
-    note = f"{label}: {_count(len(papers), 'paper')} in {_count(len(groups), 'theme')}."
+    note = f"{label}: {plural(len(papers), 'paper')} in {plural(len(groups), 'theme')}."
     return Answer(topic, text, AnswerMode.OUTLINE, citations, sentences=split_cited_sentences(text), notes=[note])
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
