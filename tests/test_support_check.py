@@ -89,3 +89,16 @@ def test_empty_evidence_is_unsupported(embedder: HashedBagOfWords | None) -> Non
         assert (result.score, result.evidence_index, result.evidence_text) == (0.0, -1, "")
         assert result.label is SupportLabel.NOT_FOUND
     assert model.score([], [], embedder) == []
+
+
+def test_a_claim_citing_two_papers_finds_its_evidence_in_the_right_one() -> None:
+    """Read together, a snippet cut with '…' must not run into the next paper's first sentence."""
+    from rag.records import Paper
+    from rag.writing.verification import score_against_group
+
+    cut = Paper(id="a", text="Holmes trains across clusters with heterogeneous NICs. Training is expensive and slow…")
+    other = Paper(id="b", text="HexiSeq extends context parallelism to heterogeneous GPU meshes. It is fast.")
+    claim = "HexiSeq extends context parallelism to heterogeneous GPU meshes, and Holmes trains across clusters."
+    score, owner = score_against_group(claim, [cut, other])
+    assert (owner, score.position) == (1, 0)
+    assert score.sentence == "HexiSeq extends context parallelism to heterogeneous GPU meshes."

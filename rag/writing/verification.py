@@ -71,14 +71,23 @@ def score_against_group(claim: str, papers: Sequence[Paper]) -> tuple[SourceScor
     """A claim citing several papers, against their texts read together (each may back one half of it);
     the score, and which of ``papers`` holds the best evidence sentence."""
     parts = [split_sentences(p.searchable_text()) for p in papers]
-    joined = " ".join(s for sentences in parts for s in sentences)
+    # Each sentence closed with a full stop, so a snippet cut with '…' does not run into the next paper's text.
+    joined = " ".join(s if s.endswith((".", "!", "?")) else f"{s}." for sentences in parts for s in sentences)
     result = load_support_model().score([claim], [joined])[0]
-    position, owner = max(result.evidence_index, 0), 0
-    while owner < len(parts) - 1 and position >= len(parts[owner]):
-        position -= len(parts[owner])
-        owner += 1
+    owner, position = _locate(result.evidence_text, parts)
     support = _OFFLINE_LABELS[result.label]
     return SourceScore(result.score, support, position, result.evidence_text, result.contradiction), owner
+
+
+def _locate(evidence: str, parts: Sequence[Sequence[str]]) -> tuple[int, int]:
+    """(paper, sentence) the evidence sentence came from, found by its text rather than by counting sentences
+    (the joined text can split differently, e.g. before a sentence that starts in lower case)."""
+    for exact in (True, False):
+        for owner, sentences in enumerate(parts):
+            for position, sentence in enumerate(sentences):
+                if sentence == evidence if exact else evidence.startswith(sentence):
+                    return owner, position
+    return 0, 0
 
 
 VERDICT_SCHEMA = {
