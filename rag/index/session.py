@@ -206,7 +206,8 @@ def _load_catalog(settings: Settings, store: VectorStore | None) -> tuple[Catalo
             if base.exists():
                 papers, lists = base.papers(), base.lists()
         return Catalog({p.id: p for p in papers}, {s.file: s for s in lists}), None
-    catalog_file = CatalogFile(settings.data_dir / settings.collection / CATALOG_FILE)
+    catalog_file = _catalog_file(settings)
+    assert catalog_file is not None  # embedded mode: the papers file is the truth
     return catalog_file.load(), catalog_file
 
 
@@ -308,14 +309,10 @@ def open_library(
         ensure_data_dir(settings.data_dir)
     guard = data_dir_lock(settings.data_dir, settings.lock_timeout) if write and not settings.chroma_url else None
     with guard or nullcontext():
-        store = None
         if choice.embedder is not None:
             client = client or connect(settings.data_dir, settings.chroma_url)
-            name = vector_collection(settings.collection, choice.embedder.name)
-            store = VectorStore(client, name, choice.embedder.name, check_model=not rebuild)
-        catalog_file = (
-            None if settings.chroma_url else CatalogFile(settings.data_dir / settings.collection / CATALOG_FILE)
-        )
+        store = _vector_store(settings, choice, client, check_model=not rebuild)
+        catalog_file = _catalog_file(settings)
         if not rebuild and not create and not _exists(settings, store, catalog_file):
             if not (bootstrap and settings.collection == DEFAULT_COLLECTION):
                 raise _missing_library(settings, client)
@@ -346,16 +343,8 @@ def _seed_bundled_corpus(
     at the same moment waits for it, then finds the library there)."""
     lock = nullcontext() if held or settings.chroma_url else data_dir_lock(settings.data_dir, BOOTSTRAP_LOCK_TIMEOUT)
     with lock:
-        store = None
-        if choice.embedder is not None:
-            client = client or connect(settings.data_dir, settings.chroma_url)
-            store = VectorStore(
-                client, vector_collection(settings.collection, choice.embedder.name), choice.embedder.name
-            )
-        catalog_file = (
-            None if settings.chroma_url else CatalogFile(settings.data_dir / settings.collection / CATALOG_FILE)
-        )
-        if _exists(settings, store, catalog_file):
+        store = _vector_store(settings, choice, client, check_model=True)
+        if _exists(settings, store, _catalog_file(settings)):
             return  # another process seeded it while this one waited
         catalog, catalog_file = _load_catalog(settings, store)
         library = LibrarySession(settings, catalog, choice.embedder, store, catalog_file, notify, progress)

@@ -72,10 +72,10 @@ class Context:
     def chat_model(self, options: WritingOptions) -> ChatModel | None:
         """The model a writing command uses, or None (extractive / outline). Config errors surface here, first."""
         settings = self.settings
-        identity = None
-        if options.use_llm and self.chat is None and settings.llm_gguf is not None:
-            settings = self._local_model_settings(settings, settings.llm_gguf)
-            identity = f"gguf:{settings.llm_gguf.resolve() if settings.llm_gguf else ''}"
+        identity = None  # the endpoint's name in the cache and capability memory: its URL, unless that changes
+        if options.use_llm and self.chat is None and (gguf := settings.llm_gguf) is not None:
+            settings = self._local_model_settings(settings, gguf)
+            identity = f"gguf:{gguf.resolve()}"
         if options.use_llm and settings.llm_base_url and not settings.llm_enabled and self.chat is None:
             raise InputError(f"a base URL ({settings.llm_base_url}) but no model: set RAG_LLM_MODEL or pass --model")
         if not options.use_llm or (not settings.llm_enabled and self.chat is None):
