@@ -36,17 +36,21 @@ from rag.errors import InputError, RagError
 from rag.evaluation.beir import load_beir
 from rag.evaluation.metrics import load_questions
 from rag.index.bm25 import LexicalIndex
+from rag.llm.types import Completion, Usage
 from rag.records import Hit, Paper, SeedList
 from rag.services.results import PaperView, SearchResult
 from rag.text import tokenize
 from rag.writing.answer import Answer, AnswerMode, Citation
 from rag.writing.bibliography import bibtex_entry
+from rag.writing.checking import check_reply
 from rag.writing.citations import CITATION_GROUP, apply_citations, expand, split_cited_sentences
 from rag.writing.latex import latex_escape, to_latex
 from rag.writing.sources import source_block, sources_text
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FILES = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The labels a shown sentence may carry (rag.writing.checking.SHOWN).
+SHOWN_LABELS = {"supported", "evidence_found", "weak", "contradicted"}
 SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # --- strategies -----------------------------------------------------------------------------
@@ -485,6 +489,34 @@ def test_render_paper_shows_markup_literally(paper: Paper, subjects: list[str]) 
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert out.count(MARKUP) >= 2  # title (panel heading) and abstract
     assert_terminal_safe(out)
+
+
+@FAST
+@given(
+    st.one_of(model_text, model_text.map(lambda t: json.dumps({"sentences": [{"text": t, "sources": [1, 9]}]}))),
+    st.lists(papers(), min_size=1, max_size=5, unique_by=lambda p: p.id),
+    st.booleans(),
+    st.booleans(),
+)
+@example("See [2] and [1, 3] then [2-3] and [7]. As source 2 shows [-1], x [0].", [], False, False)
+def test_the_answer_check_shows_only_checked_given_citations(
+    raw: str, given_papers: list[Paper], cut: bool, structured: bool
+) -> None:
+    """What users see of any model text (rag.writing.checking, the path every answer takes)."""
+    if not given_papers:
+        given_papers = [Paper(id=f"p{i:012x}", text=f"abstract {i} about gpus.", citekey=f"k{i}") for i in range(1, 5)]
+    reply = Completion(raw, structured=structured, stopped="repetition" if cut else None)
+    answer = check_reply("q", reply, given_papers, Usage())
+
+    # Every number shown names a cited paper, numbered 1, 2, 3... by first appearance; each paper was given.
+    shown = [n for g in CITATION_GROUP.findall(answer.text) for n in expand(g)]
+    assert set(shown) == {c.n for c in answer.citations}
+    assert list(dict.fromkeys(shown)) == list(range(1, len(answer.citations) + 1))
+    assert all(any(c.paper is g for g in given_papers) for c in answer.citations)
+    # Every sentence shown is cited and checked; invented numbers are reported, each once.
+    assert all(s.citations and s.support is not None and s.support.value in SHOWN_LABELS for s in answer.sentences)
+    assert all(not 1 <= n <= len(given_papers) for n in answer.removed_citations)
+    assert len(set(answer.removed_citations)) == len(answer.removed_citations)
 
 
 @SLOW
