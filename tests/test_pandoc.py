@@ -286,3 +286,13 @@ def test_pandoc_draft_round_trip(seeded: Path, fake: FakeOpenAI, tmp_path: Path,
     assert "@" not in rendered.stdout, "every citation became a reference"
     for title in cited.values():
         assert _flat(title) in _flat(rendered.stdout), f"{title!r} is not in the rendered references"
+
+
+def test_latex_and_pandoc_read_citation_runs_alike() -> None:
+    """One walk over citation runs serves both writers: a range is every number in it, each once."""
+    from rag.writing.latex import to_latex
+
+    papers = [Paper(id=f"p{i}", text="t", citekey=f"k{i}") for i in range(1, 4)]
+    answer = Answer("q", "A & B [1-3]. C [2][3][2].", AnswerMode.LLM, [Citation(i, p) for i, p in enumerate(papers, 1)])
+    assert to_latex(answer) == "A \\& B~\\cite{k1,k2,k3}. C~\\cite{k2,k3}."
+    assert to_pandoc(answer) == "A & B [@k1; @k2; @k3]. C [@k2; @k3]."

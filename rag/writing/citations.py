@@ -8,7 +8,7 @@ carry their citations, ready to be verified.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rag.records import Paper
@@ -121,3 +121,18 @@ def with_citations(text: str, numbers: Sequence[int]) -> str:
     end = match.start() if match else len(text)
     punctuation = match.group(1) if match else ""
     return f"{text[:end]} {''.join(f'[{n}]' for n in numbers)}{punctuation}"
+
+
+def rewrite_citation_runs(
+    text: str, run: re.Pattern[str], escape: Callable[[str], str], cite: Callable[[list[int]], str]
+) -> str:
+    """``text`` for another format (LaTeX, Pandoc): each run of citation groups (matched by ``run``) becomes
+    ``cite(numbers)``, ranges expanded and each number once; the text between runs goes through ``escape``."""
+    out, last = [], 0
+    for match in run.finditer(text):
+        out.append(escape(text[last : match.start()]))
+        numbers = [n for group in CITATION_GROUP.findall(match.group(0)) for n in expand(group)]
+        out.append(cite(list(dict.fromkeys(numbers))))
+        last = match.end()
+    out.append(escape(text[last:]))
+    return "".join(out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from rag.writing.answer import Answer
-from rag.writing.citations import CITATION_GROUP
+from rag.writing.citations import CITATION_GROUP, rewrite_citation_runs
 
 _RUN_OF_CITATIONS = re.compile(rf"\s*(?:{CITATION_GROUP.pattern})+")
 _LATEX_SPECIALS = {
@@ -30,15 +30,11 @@ def to_latex(answer: Answer) -> str:
     """[n] runs become ~\\cite{key,...}; everything else is escaped; '- ' lines become an itemize."""
     keys = {c.n: c.paper.citekey for c in answer.citations}
 
+    def cite(numbers: list[int]) -> str:
+        return "~\\cite{" + ",".join(keys[n] for n in numbers if n in keys) + "}"
+
     def line_to_latex(line: str) -> str:
-        out, last = [], 0
-        for match in _RUN_OF_CITATIONS.finditer(line):
-            out.append(latex_escape(line[last : match.start()]))
-            numbers = [int(n) for n in re.findall(r"\d+", match.group(0))]
-            out.append("~\\cite{" + ",".join(keys[n] for n in dict.fromkeys(numbers) if n in keys) + "}")
-            last = match.end()
-        out.append(latex_escape(line[last:]))
-        return "".join(out)
+        return rewrite_citation_runs(line, _RUN_OF_CITATIONS, latex_escape, cite)
 
     lines, in_list = [], False
     for line in answer.text.splitlines():

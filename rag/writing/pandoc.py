@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from rag.writing.answer import Answer
-from rag.writing.citations import CITATION_GROUP, expand
+from rag.writing.citations import CITATION_GROUP, rewrite_citation_runs
 
 # Adjacent groups ("[1][2]", "[1] [3]", "[1, 2]") are one run: Pandoc groups them as "[@a; @b]".
 _RUN_OF_CITATIONS = re.compile(rf"(?:{CITATION_GROUP.pattern})(?:[ \t]*(?:{CITATION_GROUP.pattern}))*")
@@ -63,16 +63,12 @@ def to_pandoc(answer: Answer) -> str:
     """[n] runs become [@key; ...] (numbers without a paper are dropped); the rest is escaped Markdown."""
     keys = {c.n: c.paper.citekey for c in answer.citations}
 
+    def cite(numbers: list[int]) -> str:
+        cited = [citation_key(keys[n]) for n in numbers if n in keys]
+        return f"[{'; '.join(cited)}]" if cited else ""
+
     def segment_to_pandoc(segment: str) -> str:
-        out, last = [], 0
-        for match in _RUN_OF_CITATIONS.finditer(segment):
-            out.append(_escape_markup(segment[last : match.start()]))
-            numbers = [n for group in CITATION_GROUP.findall(match.group(0)) for n in expand(group)]
-            cited = [citation_key(keys[n]) for n in dict.fromkeys(numbers) if n in keys]
-            out.append(f"[{'; '.join(cited)}]" if cited else "")
-            last = match.end()
-        out.append(_escape_markup(segment[last:]))
-        return "".join(out)
+        return rewrite_citation_runs(segment, _RUN_OF_CITATIONS, _escape_markup, cite)
 
     # Citation runs are looked for outside math and code only, so "$[0, 1]$" stays math.
     return _with_blank_line_before_lists(_outside_verbatim(answer.text, segment_to_pandoc))
