@@ -318,7 +318,7 @@ def run_mode(
     ingest_seconds = time.perf_counter() - started
     if result.added != len(papers) or result.warnings:
         sys.exit(f"ingest added {result.added} of {len(papers)} papers: {result.warnings}")
-    with Context(settings).open(bootstrap=False) as library:
+    with Context(settings).reader() as library:
         retriever = library.retriever()
         latency = measure_latency(retriever, latency_questions)
         quality = measure_quality(retriever, claims, synthetic)

@@ -38,7 +38,7 @@ BUNDLED_QUERY = "which works target heterogeneous GPUs?"
 def large_library(data_dir: Path, papers: int, settings: Settings) -> None:
     """Ingest the first ``papers`` SciFact documents into BENCH_COLLECTION, unless they are there."""
     ctx = Context(settings)
-    with ctx.open() as library:
+    with ctx.reader() as library:
         if len(library.catalog.papers) >= papers:
             return
     source = data_dir / f"scifact-{papers}.jsonl"
@@ -86,7 +86,7 @@ def main() -> None:
     print(f"(imports of matplotlib and scikit-learn: {time.perf_counter() - started:.2f} s)")
 
     bundled = load_settings(data_dir=data_dir / "bundled")
-    with Context(bundled).open():  # first use indexes the bundled corpus: not timed
+    with Context(bundled).reader():  # first use indexes the bundled corpus: not timed
         pass
     large = load_settings(data_dir=data_dir, collection=args.collection)
     large_library(data_dir, args.papers, large)

@@ -37,13 +37,13 @@ def percentile(values: list[float], share: float) -> float:
 
 def main() -> None:
     settings = load_settings(collection="eval-scifact")
-    with Context(settings).open(bootstrap=False) as library:
+    with Context(settings).reader() as library:
         built = len(library.catalog.papers) > 0
     if not built:
         print("building eval-scifact (one-off)...", file=sys.stderr)
         evaluate_retrieval(Context(load_settings()), EvalRequest(SCIFACT, [Method.LEXICAL], "train"))
     questions = [json.loads(line)["text"] for line in (SCIFACT / "queries.jsonl").open(encoding="utf-8")][:QUERIES]
-    with Context(settings).open(bootstrap=False) as library:
+    with Context(settings).reader() as library:
         retriever = library.retriever()
         retriever.search(questions[0], K)  # warm: model loaded, caches filled
         print("| method | p50 ms | p95 ms | documents |")

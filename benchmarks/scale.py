@@ -34,8 +34,9 @@ import numpy as np
 
 from rag.config import DEFAULT_EMBED_MODEL, load_settings
 from rag.corpus.identity import content_id
-from rag.index.catalog import CATALOG_FILE, Catalog, CatalogFile
+from rag.index.catalog import Catalog, CatalogFile
 from rag.index.chroma import VectorStore, connect
+from rag.index.layout import CATALOG_FILE
 from rag.index.units import all_units
 from rag.records import Paper
 from rag.services.context import Context
@@ -135,7 +136,7 @@ def main() -> None:
             build(data_dir, scifact_texts(size, rng) if args.corpus == "scifact" else zipf_texts(size, rng), url)
             built = time.perf_counter() - started
             settings = load_settings(data_dir=data_dir, chroma_url=url)
-            with Context(settings).open(bootstrap=False) as library:
+            with Context(settings).reader() as library:
                 retriever = library.retriever()  # builds and saves the BM25 index once
                 retriever.search(queries[0], 10)
                 latencies = []

@@ -103,3 +103,26 @@ def test_papers_without_vectors_are_reported(seeded: Path) -> None:
     line = next(line for line in result.stdout.splitlines() if "vectors:" in line)
     assert "warn" in line and "10 of 39" in line and "rag reindex" in line
     assert load_settings().data_dir == seeded
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(folder)): (p.stat().st_mtime_ns, p.stat().st_size) for p in folder.rglob("*")}
+
+
+@needs_model
+def test_doctor_leaves_every_file_as_it_was(seeded: Path) -> None:
+    """Opening Chroma rewrites its database and vector files: doctor reads them as files instead."""
+    before = _snapshot(seeded)
+    result = runner.invoke(app, ["doctor", "--json"])
+    checks = {c["name"]: c for c in json.loads(result.stdout)["checks"]}
+    assert checks["chroma"]["status"] == "ok" and "papers (39 vectors, all-MiniLM-L6-v2)" in checks["chroma"]["detail"]
+    assert _snapshot(seeded) == before
+
+
+def test_a_damaged_chroma_database_is_a_finding_with_the_fix(seeded: Path) -> None:
+    from rag.index.layout import DataDir
+
+    DataDir(seeded).chroma_db.write_bytes(b"not a database" * 100)
+    result = runner.invoke(app, ["doctor"])
+    line = next(line for line in result.stdout.splitlines() if "chroma:" in line)
+    assert result.exit_code == 1 and "fail" in line and "rag reindex" in line

@@ -152,12 +152,12 @@ def test_a_shorter_new_version_leaves_no_stale_passages(tmp_path: Path) -> None:
     _pdf(tmp_path / "pdfs", METHOD_PAGE)  # the same paper, its last page gone
     report = ingest_service.ingest(Context(settings), [tmp_path / "pdfs"])
     assert (report.added, report.updated) == (0, 1)
-    with Context(settings).open() as library:
+    with Context(settings).reader() as library:
         assert library.store is not None
         assert library.store.ids() == {u.id for u in units_of(next(iter(library.catalog.papers.values())))}
         assert library.store.count() == 3
     assert runner.invoke(app, ["--collection", "mine", "remove", "pipelines.pdf#1"]).exit_code == 0
-    with Context(settings).open(bootstrap=False) as library:
+    with Context(settings).reader() as library:
         assert library.store is not None and library.store.count() == 0
 
 
@@ -274,7 +274,7 @@ def test_reindex_rebuilds_the_passages_too(tmp_path: Path) -> None:
     settings = load_settings(collection="mine")
     ingest_service.ingest(Context(settings), [tmp_path / "pdfs"])
     assert ingest_service.reindex(Context(settings)).papers == 1
-    with Context(settings).open() as library:
+    with Context(settings).reader() as library:
         assert library.store is not None and library.store.count() == 4
     (hit,) = read_service.search(Context(settings), SearchRequest(BODY_ONLY_QUESTION, 3)).hits
     assert hit.passage is not None and hit.passage.page == 2 and hit.dense is not None

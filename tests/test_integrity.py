@@ -14,8 +14,7 @@ from pathlib import Path
 
 from conftest import needs_model
 
-from rag.index.catalog import CATALOG_FILE
-from rag.index.chroma import CHROMA_SUBDIR
+from rag.index.layout import CATALOG_FILE, CHROMA_SUBDIR
 from rag.index.session import SYNC_CHUNK
 
 RAG = [sys.executable, "-m", "rag"]

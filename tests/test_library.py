@@ -15,8 +15,8 @@ from rag.embed.choice import EmbedderChoice
 from rag.embed.onnx import MODEL_FILES, OnnxMiniLM, model_files_dir
 from rag.embed.types import Vectors
 from rag.errors import EmbeddingMismatchError, InputError, NotFoundError, StoreBusyError, StoreError
-from rag.index.catalog import CATALOG_FILE
-from rag.index.chroma import CHROMA_SUBDIR, EMBED_MODEL_KEY, VectorStore, connect
+from rag.index.chroma import EMBED_MODEL_KEY, VectorStore, connect
+from rag.index.layout import CATALOG_FILE, CHROMA_SUBDIR
 from rag.index.lock import data_dir_lock
 from rag.records import ProgressFn
 from rag.services import ingest as ingest_service
@@ -50,7 +50,7 @@ def test_ingest_is_idempotent(tmp_path: Path) -> None:
     second = ingest_service.ingest(Context(settings, embedder=EmbedderChoice(embedder)), [SEEDS])
     assert (second.added, second.updated, second.unchanged, second.total_papers) == (0, 0, 39, 39)
     assert len(embedder.texts) == 39, "re-ingesting unchanged files must embed nothing"
-    with Context(settings).open(bootstrap=False) as library:
+    with Context(settings).reader() as library:
         assert library.store is not None and library.store.count() == 39
 
 
@@ -176,7 +176,7 @@ def test_known_paper_from_a_second_list_is_updated_with_vectors(tmp_path: Path) 
     ingest_service.ingest(Context(settings), [SEEDS / "000_e22c73655386b99b.txt"])
     report = ingest_service.ingest(Context(settings), [SEEDS / "002_1079d4b498cf8dd9.txt", SEEDS / "papers.tsv"])
     assert (report.added, report.updated) == (19, 1), "Holmes is in both lists: updated, with its vector"
-    with Context(settings).open(bootstrap=False) as library:
+    with Context(settings).reader() as library:
         assert library.store is not None and library.store.count() == 39
     hits = read_service.search(Context(settings), SearchRequest("heterogeneous NIC environment clusters", 1)).hits
     assert hits[0].paper.citekey.startswith("yang2023") and len(hits[0].paper.sources) == 2

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from rag.cli import app
 from rag.config import load_settings
 from rag.errors import LLMError, PromptError
-from rag.llm.cache import CACHE_DIR
+from rag.index.layout import LLM_CACHE_DIR as CACHE_DIR
 from rag.llm.pricing import cost
 from rag.llm.prompts import PLACEHOLDERS, check, load_prompt
 from rag.services import read as read_service

@@ -76,7 +76,7 @@ def test_bad_requests(request_: SearchRequest, message: str) -> None:
 @needs_model
 def test_dev_questions_ndcg_floor(seeded: Path) -> None:
     questions = load_questions(DEV_QUESTIONS)
-    with Context(load_settings()).open() as library:
+    with Context(load_settings()).reader() as library:
         by_source = {s: p.id for p in library.catalog.papers.values() for s in p.sources}
         for q in questions:
             q.relevant = {by_source[key]: grade for key, grade in q.relevant.items()}

@@ -163,9 +163,10 @@ def test_two_clients_giving_one_citekey_at_once_settle_on_unique_keys(chroma_url
 
     ingest_service.ingest(Context(settings), [SEEDS / "002_1079d4b498cf8dd9.txt"])
     with (
-        Context(settings).open() as first,
-        Context(settings).open() as second,
-    ):  # each reads the library before either writes
+        Context(settings).reader() as first,
+        Context(settings).reader() as second,
+    ):
+        assert len(first.catalog.papers) == len(second.catalog.papers) == 20  # each reads before either writes
         kept = first.add([twin("one abstract on gpu scheduling")], []).warnings
         moved = second.add([twin("another abstract on gpu scheduling")], []).warnings
     keys = [p.citekey for p in read_service.papers(Context(settings)).papers]

@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rag.cli.runtime import settings
-
 if TYPE_CHECKING:
     from rag.services.requests import SearchRequest
 
@@ -71,5 +69,4 @@ def search_request(
 ) -> SearchRequest:
     from rag.services.requests import SearchRequest
 
-    resolved = settings()
-    return SearchRequest(query, resolved.top_k if top_k is None else top_k, since, until, lists or [])
+    return SearchRequest(query, top_k, since, until, lists or [])

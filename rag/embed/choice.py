@@ -19,6 +19,8 @@ from rag.embed.types import Embedder
 from rag.errors import InputError
 
 MAX_COLLECTION_NAME = 63
+# A library's vectors from a model other than the default live in '<library>--<model>'.
+MODEL_SUFFIX = "--"
 # After a failed download, wait this long before trying again.
 DOWNLOAD_RETRY_SECONDS = 600
 DOWNLOAD_FAILED_MARKER = ".model-download-failed"
@@ -75,7 +77,7 @@ def vector_collection(collection: str, embedder_name: str) -> str:
     if embedder_name == DEFAULT_EMBED_MODEL:
         return collection
     slug = re.sub(r"[^A-Za-z0-9_-]+", "-", embedder_name.removeprefix(ENDPOINT_MODEL_PREFIX)).strip("-_") or "model"
-    return f"{collection}--{slug}"[:MAX_COLLECTION_NAME].rstrip("-_")
+    return f"{collection}{MODEL_SUFFIX}{slug}"[:MAX_COLLECTION_NAME].rstrip("-_")
 
 
 def choose_embedder(

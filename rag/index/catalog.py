@@ -20,7 +20,6 @@ from rag.errors import StoreError
 from rag.records import Paper, SeedList
 
 CATALOG_FORMAT = 1
-CATALOG_FILE = "papers.json"
 BACKUP_SUFFIX = ".bak"
 CORRUPT_SUFFIX = ".corrupt"
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from rag.errors import EmbeddingMismatchError, RagError, StoreError
+from rag.index.layout import DataDir
 from rag.index.units import Unit, split_unit_id
 from rag.records import Paper, Passage, ProgressFn, SeedList
 
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
 
     from rag.embed.types import Vectors
 
-CHROMA_SUBDIR = "chroma"
 EMBED_MODEL_KEY = "rag_embed_model"
 # Server mode keeps the seed lists' subjects in the collection's own metadata.
 LISTS_KEY = "rag_lists"
@@ -143,12 +143,12 @@ def connect(data_dir: Path, chroma_url: str | None) -> ClientAPI:
                 f"cannot reach the Chroma server at {chroma_url} ({exc}); "
                 "start it with `chroma run --path DIR` or unset RAG_CHROMA_URL"
             ) from None
+    folder = DataDir(data_dir).chroma
     try:
-        return chromadb.PersistentClient(path=str(data_dir / CHROMA_SUBDIR), settings=chroma_settings)
+        return chromadb.PersistentClient(path=str(folder), settings=chroma_settings)
     except Exception as exc:
         raise StoreError(
-            f"cannot open the Chroma index in {data_dir / CHROMA_SUBDIR} ({exc}); "
-            "run `rag reindex` to rebuild it from the saved papers"
+            f"cannot open the Chroma index in {folder} ({exc}); run `rag reindex` to rebuild it from the saved papers"
         ) from None
 
 
@@ -349,4 +349,4 @@ def wipe_embedded_index(data_dir: Path) -> None:
     from chromadb.api.shared_system_client import SharedSystemClient
 
     SharedSystemClient.clear_system_cache()  # forget clients opened on the damaged folder
-    shutil.rmtree(data_dir / CHROMA_SUBDIR, ignore_errors=True)
+    shutil.rmtree(DataDir(data_dir).chroma, ignore_errors=True)

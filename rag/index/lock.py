@@ -16,8 +16,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from rag.errors import StoreBusyError, StoreError
-
-LOCK_FILE = ".rag.lock"
+from rag.index.layout import DataDir
 
 
 def ensure_data_dir(path: Path) -> None:
@@ -50,7 +49,7 @@ def ensure_writable_dir(path: Path) -> None:
 def data_dir_lock(data_dir: Path, timeout: float) -> Iterator[None]:
     """Hold the data directory's lock, or fail within ``timeout`` seconds with a clear message."""
     ensure_writable_dir(data_dir)
-    lock = FileLock(str(data_dir / LOCK_FILE))
+    lock = FileLock(str(DataDir(data_dir).lock))
     try:
         lock.acquire(timeout=timeout)
     except Timeout:
@@ -64,11 +63,43 @@ def data_dir_lock(data_dir: Path, timeout: float) -> Iterator[None]:
         lock.release()
 
 
+def is_locked(lock_file: Path) -> bool:
+    """Whether another process holds ``lock_file`` right now, asked without taking it or touching the file
+    (taking a FileLock truncates the file, which changes its mtime)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: ask the way writers lock, which may touch the file
+        return _busy_by_filelock(lock_file)
+    try:
+        handle = os.open(lock_file, os.O_RDONLY)
+    except OSError:
+        return False  # no lock file: nobody has ever written here
+    try:
+        fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(handle)  # closing drops the shared lock, if it was taken
+    return False
+
+
+def _busy_by_filelock(lock_file: Path) -> bool:
+    if not lock_file.exists():
+        return False
+    lock = FileLock(str(lock_file))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return True
+    lock.release()
+    return False
+
+
 @contextmanager
 def lock_if_free(data_dir: Path) -> Iterator[bool]:
     """Hold the data directory's lock for the block if it is free right now (True), else hold nothing (False):
     for optional writes a reader may do when no writer is busy. A read-only data dir gives False."""
-    lock = FileLock(str(data_dir / LOCK_FILE))
+    lock = FileLock(str(DataDir(data_dir).lock))
     try:
         lock.acquire(timeout=0)
     except (Timeout, OSError):

@@ -15,8 +15,6 @@ from typing import Any
 
 from rag.llm.types import Completion, Usage
 
-CACHE_DIR = "llm-cache"
-
 
 def cache_key(**parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()

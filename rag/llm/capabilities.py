@@ -11,7 +11,6 @@ import json
 import os
 from pathlib import Path
 
-CAPABILITIES_FILE = "llm-endpoints.json"
 SCHEMA_KEY = "schema"
 
 

@@ -1,9 +1,9 @@
 """The MCP tools over one library: search, ask, show, bibtex, libraries (the SDK's high-level ``MCPServer``).
 
 One ``Context`` lives as long as the server, so the embedding model is loaded once
-and stays loaded. The library itself is opened per call (``Context.open``): in
-embedded mode that takes the data dir's file lock for the call only, so other rag
-processes wait at most one call's time, never the server's life.
+and stays loaded. The library itself is opened per call (``Context.reader``),
+without a lock: `rag ingest` in a terminal works while the server runs, and the
+next call sees what it added.
 
 Every tool answers with a short text (what a person or a model reads) and the
 structured result of ``rag ... --json`` (rag.mcp_server.payloads). A ``RagError``
@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, Any, Final
 
 from mcp.server.mcpserver import MCPServer
@@ -25,12 +24,8 @@ from pydantic import Field
 
 from rag import __version__
 from rag.config import Settings
-from rag.embed.choice import EmbedderChoice
 from rag.errors import InputError, NotFoundError, RagError
-from rag.index.catalog import CATALOG_FILE
-from rag.index.chroma import CHROMA_SUBDIR, connect
 from rag.mcp_server import payloads
-from rag.mcp_server.caching import CachedEmbedder
 from rag.records import Paper
 from rag.redaction import configured_secrets, redact
 from rag.services.context import Context
@@ -45,9 +40,6 @@ MAX_QUERY_CHARS = 2_000
 MAX_K = 50
 # One bibliography's worth; a client asking for more wants `rag export`.
 MAX_BIBTEX_KEYS = 200
-# Chroma's embedded database (and its write-ahead log, when SQLite keeps one) inside CHROMA_SUBDIR.
-CHROMA_DB = "chroma.sqlite3"
-CHROMA_WAL = "chroma.sqlite3-wal"
 # Notices and refused calls reach the client's server log (stderr), one line each.
 LOG_LEVEL: Final = "INFO"
 # Read-only tools: clients may call them without asking the user each time.
@@ -72,18 +64,18 @@ TopK = Annotated[int, Field(ge=1, le=MAX_K, description=f"How many papers (1-{MA
 
 
 class RagTools:
-    """The state a server keeps between calls: one Context (settings, the loaded embedder), one Library."""
+    """The state a server keeps between calls: one Context (settings, the loaded embedder with the vectors of
+    texts it has seen, one Chroma client), one Library."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.ctx = Context(settings, notify=self._notify)
+        self.ctx = Context(settings, notify=self._notify, remember_embeddings=True)
         self.library = Library(self.ctx)
         self._secrets = configured_secrets(settings)
-        # The SDK runs each call in a worker thread: one at a time, because the embedder, the Chroma
-        # client and the data dir's lock are shared, and the lock is taken per call anyway.
+        # The SDK runs each call in a worker thread: one at a time, because the embedder and the Chroma
+        # client are shared.
         self._serial = threading.Lock()
         self._notices: set[str] = set()
-        self._stamp: tuple[tuple[int, int, int] | None, ...] = ()
 
     def _notify(self, message: str) -> None:
         """Notices go to stderr (stdout is the protocol), each once: the library is reopened on every call."""
@@ -99,57 +91,13 @@ class RagTools:
         """
         with self._serial:
             try:
-                self._drop_stale_store()
-                self._prepare()
+                # Another rag process may have written the library since the last call (rag.index.backend).
+                self.ctx.storage().refresh(self.settings.collection)
                 return work()
             except RagError as exc:
                 message = redact(str(exc), self._secrets)
                 logger.info("%s refused: %s", tool, message)
                 return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
-
-    def _store_stamp(self) -> tuple[tuple[int, int, int] | None, ...]:
-        """What changes when any rag process writes this library: its papers file and Chroma's database."""
-        settings = self.settings
-        chroma = settings.data_dir / CHROMA_SUBDIR
-        paths = (settings.data_dir / settings.collection / CATALOG_FILE, chroma / CHROMA_DB, chroma / CHROMA_WAL)
-        return tuple(_file_stamp(path) for path in paths)
-
-    def _drop_stale_store(self) -> None:
-        """Forget Chroma's in-process copy of the store when another process may have written it.
-
-        Embedded Chroma keeps each folder's vector index in memory for the life of the process: after another
-        rag process adds or removes papers, this one would go on searching the old vectors (measured: a paper
-        added by `rag ingest` stayed invisible to dense search). Dropping the cache makes the next call load the
-        store afresh. Never ``close()`` the old client: stopping it writes its stale index over the newer one
-        on disk (measured: the added paper's vector was lost for every process until `rag reindex`).
-        """
-        if self.settings.chroma_url or self.ctx.chroma is None:
-            return  # a server has no in-process copy; without our client there is none to refresh
-        if self._store_stamp() != self._stamp:
-            from chromadb.api.shared_system_client import SharedSystemClient
-
-            SharedSystemClient.clear_system_cache()
-            self.ctx.chroma = None
-
-    def _prepare(self) -> None:
-        """The embedder (loaded once, its vectors cached) and one Chroma client, kept for the server's life.
-
-        A client per call would cost about 45 ms: chromadb re-reads its own settings from the environment
-        each time one is made (profiled, bundled corpus). It is made under the data dir's lock, as
-        rag.index.session opens the store (readers take no lock), and dropped by _drop_stale_store when
-        the store changes.
-        """
-        choice = self.ctx.embedding()
-        if choice.embedder is not None and not isinstance(choice.embedder, CachedEmbedder):
-            self.ctx.embedder = EmbedderChoice(CachedEmbedder(choice.embedder), choice.notice)
-        if choice.embedder is None or self.ctx.chroma is not None:
-            return
-        settings = self.settings
-        if settings.chroma_url:
-            self.ctx.chroma = connect(settings.data_dir, settings.chroma_url)
-            return
-        self.ctx.chroma = connect(settings.data_dir, None)
-        self._stamp = self._store_stamp()  # after connecting: opening the store writes its database itself
 
     def papers_for(self, keys: list[str]) -> list[Paper]:
         """The papers behind ``keys``, each once, in the order asked; every unknown key is named at once."""
@@ -160,7 +108,7 @@ class RagTools:
             raise InputError(f"{len(wanted)} citekeys asked for; at most {MAX_BIBTEX_KEYS} per call")
         found: dict[str, Paper] = {}
         missing: list[str] = []
-        with self.ctx.open(remote=True) as library:
+        with self.ctx.reader() as library:
             for key in wanted:
                 try:
                     paper = library.paper(key)
@@ -173,14 +121,6 @@ class RagTools:
                 f"no paper with citekey {', '.join(repr(key) for key in missing)}; search finds papers and citekeys"
             )
         return list(found.values())
-
-
-def _file_stamp(path: Path) -> tuple[int, int, int] | None:
-    try:
-        found = path.stat()
-    except OSError:
-        return None
-    return found.st_ino, found.st_mtime_ns, found.st_size
 
 
 def checked_text(value: str, what: str) -> str:

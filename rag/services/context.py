@@ -1,6 +1,6 @@
 """What a command runs with: its settings, how it reports, and the external services it uses.
 
-The seams (embedder, chat model, Chroma client) are given here or built from the
+The seams (embedder, chat model, storage backend) are given here or built from the
 settings here, in one place; the layers below receive them and never build their
 own. Tests pass fakes that keep meaning (an embedder that still ranks similar text
 closer, a chat model that answers like a model) instead of patching modules.
@@ -8,22 +8,19 @@ closer, a chat model that answers like a model) instead of patching modules.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rag.config import Settings
+from rag.embed.cached import CachedEmbedder
 from rag.embed.choice import EmbedderChoice, choose_embedder
 from rag.errors import InputError
-from rag.index.session import LibrarySession, open_library
+from rag.index.backend import Backend, backend_for
+from rag.index.session import LibrarySession, Opener
 from rag.llm.types import ChatModel
 from rag.records import Notify, ProgressFn, silent
 from rag.services.requests import WritingOptions
-
-if TYPE_CHECKING:
-    from chromadb.api import ClientAPI
 
 
 @dataclass
@@ -35,39 +32,38 @@ class Context:
     embedder: EmbedderChoice | None = None
     # None: an OpenAI-compatible client built from the settings when a command asks for a model.
     chat: ChatModel | None = None
-    # None: connect as the settings say (embedded folder or RAG_CHROMA_URL).
-    chroma: ClientAPI | None = None
+    # None: the data dir, or the Chroma server the settings name (rag.index.backend); kept for the context's life.
+    backend: Backend | None = None
+    # Keep every text's vector for the context's life: a long-lived process meets the same abstracts again.
+    remember_embeddings: bool = False
 
     def embedding(self) -> EmbedderChoice:
         if self.embedder is None:
-            self.embedder = choose_embedder(self.settings)
+            choice = choose_embedder(self.settings)
+            if self.remember_embeddings and choice.embedder is not None:
+                choice = EmbedderChoice(CachedEmbedder(choice.embedder), choice.notice)
+            self.embedder = choice
         return self.embedder
 
-    @contextmanager
-    def open(
-        self,
-        *,
-        bootstrap: bool = True,
-        rebuild: bool = False,
-        remote: bool = False,
-        write: bool = False,
-        create: bool = False,
-    ) -> Iterator[LibrarySession]:
-        """The configured library, open for one command (see rag.index.session): ``write`` for commands
-        that change it (they take the lock), ``create`` for the one that may make a new library (ingest)."""
-        with open_library(
-            self.settings,
-            self.embedding(),
-            self.notify,
-            self.progress,
-            bootstrap=bootstrap,
-            rebuild=rebuild,
-            remote=remote,
-            client=self.chroma,
-            write=write,
-            create=create,
-        ) as library:
-            yield library
+    def storage(self) -> Backend:
+        if self.backend is None:
+            self.backend = backend_for(self.settings)
+        return self.backend
+
+    def _opener(self) -> Opener:
+        return Opener(self.settings, self.storage(), self.embedding(), self.notify, self.progress)
+
+    def reader(self) -> AbstractContextManager[LibrarySession]:
+        """The configured library, open for a command that reads it (rag.index.session.Opener.reader)."""
+        return self._opener().reader()
+
+    def writer(self, *, create: bool = False) -> AbstractContextManager[LibrarySession]:
+        """The configured library, open for a command that changes it; ``create`` for ingest alone."""
+        return self._opener().writer(create=create)
+
+    def rebuilder(self) -> AbstractContextManager[LibrarySession]:
+        """The configured library, open for `rag reindex`."""
+        return self._opener().rebuilder()
 
     def chat_model(self, options: WritingOptions) -> ChatModel | None:
         """The model a writing command uses, or None (extractive / outline). Config errors surface here, first."""
@@ -84,12 +80,13 @@ class Context:
             return None
         if self.chat is not None:
             return self.chat
-        from rag.llm.cache import CACHE_DIR, ResponseCache
-        from rag.llm.capabilities import CAPABILITIES_FILE, EndpointMemory
+        from rag.llm.cache import ResponseCache
+        from rag.llm.capabilities import EndpointMemory
         from rag.llm.chat import OpenAICompatibleChat
 
-        cache = ResponseCache(settings.data_dir / CACHE_DIR) if options.cache and settings.llm_cache else None
-        memory = EndpointMemory(settings.data_dir / CAPABILITIES_FILE)
+        layout = self.storage().layout
+        cache = ResponseCache(layout.llm_cache) if options.cache and settings.llm_cache else None
+        memory = EndpointMemory(layout.endpoint_capabilities)
         return OpenAICompatibleChat(settings, cache, memory, identity)
 
     def _local_model_settings(self, settings: Settings, gguf: Path) -> Settings:

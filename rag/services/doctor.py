@@ -1,6 +1,7 @@
 """`rag doctor`: what is configured, what is reachable, what is missing, and how to fix it.
 
-Read-only: it never downloads, writes or takes the data directory's lock.
+Read-only: it never downloads, writes, or takes the data directory's lock; an embedded
+Chroma folder is read as files (rag.index.chroma_files), never opened.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from rag.embed.choice import choose_embedder, chroma_cache_dir, vector_collectio
 from rag.embed.endpoint import ENDPOINT_MODEL_PREFIX
 from rag.embed.onnx import model_files_dir
 from rag.errors import InputError, StoreError
-from rag.index.catalog import CATALOG_FILE, CatalogFile
-from rag.index.lock import LOCK_FILE
+from rag.index.backend import Backend
+from rag.index.layout import DataDir
+from rag.index.lock import is_locked
 from rag.index.units import unit_count
-from rag.llm.cache import CACHE_DIR, ResponseCache
+from rag.llm.cache import ResponseCache
 from rag.llm.types import OPENAI_BASE_URL
 from rag.redaction import mask
 from rag.services.context import Context
@@ -28,8 +30,8 @@ PROBE_TIMEOUT = 5.0
 SHOWN_MODELS = 8
 
 
-def _data_dir(settings: Settings, report: DoctorReport) -> None:
-    folder = settings.data_dir
+def _data_dir(layout: DataDir, report: DoctorReport) -> None:
+    folder = layout.root
     if not folder.exists():
         report.add("data dir", Status.INFO, f"{folder} (created on first use)")
         return
@@ -41,43 +43,26 @@ def _data_dir(settings: Settings, report: DoctorReport) -> None:
             "data dir", Status.FAIL, f"{folder} cannot be read", "fix its permissions (chmod u+rx) or set RAG_DATA_DIR"
         )
         return
-    writable = os.access(folder, os.W_OK)
-    libraries = sorted(p.parent.name for p in folder.glob(f"*/{CATALOG_FILE}"))
-    detail = f"{folder}; libraries: {', '.join(libraries) or 'none yet'}"
-    if not writable:
+    detail = f"{folder}; libraries: {', '.join(layout.library_names()) or 'none yet'}"
+    if not os.access(folder, os.W_OK):
         report.add("data dir", Status.FAIL, detail, "make it writable or set RAG_DATA_DIR to another folder")
         return
-    busy = ""
-    if (folder / LOCK_FILE).exists():
-        from filelock import FileLock, Timeout
-
-        lock = FileLock(str(folder / LOCK_FILE))
-        try:
-            lock.acquire(timeout=0)
-            lock.release()
-        except Timeout:
-            busy = " (another rag process is using it right now)"
+    busy = " (another rag process is using it right now)" if is_locked(layout.lock) else ""
     report.add("data dir", Status.OK, detail + busy)
 
 
-def _collections(settings: Settings, report: DoctorReport) -> None:
-    from rag.index.chroma import CHROMA_SUBDIR, EMBED_MODEL_KEY, connect
-
-    where = settings.chroma_url or str(settings.data_dir / CHROMA_SUBDIR)
-    if not settings.chroma_url and not (settings.data_dir / CHROMA_SUBDIR).exists():
-        report.add("chroma", Status.INFO, f"{where}: no vector index yet")
+def _collections(settings: Settings, backend: Backend, report: DoctorReport) -> None:
+    if not backend.has_index:
+        report.add("chroma", Status.INFO, f"{backend.where}: no vector index yet")
         return
     try:
-        client = connect(settings.data_dir, settings.chroma_url)
-        counts = {c.name: (c.count(), (c.metadata or {}).get(EMBED_MODEL_KEY, "?")) for c in client.list_collections()}
-        rows = [f"{name} ({vectors} vectors, {model})" for name, (vectors, model) in counts.items()]
-    except Exception as exc:
-        fix = "start the server (chroma run --path DIR)" if settings.chroma_url else "run `rag reindex` to rebuild it"
-        report.add("chroma", Status.FAIL, f"{where}: {exc}", fix)
+        found = [info for info in backend.inspect() if info.vectors is not None]
+    except Exception as exc:  # a damaged store or an unreachable server is itself the finding
+        report.add("chroma", Status.FAIL, f"{backend.where}: {exc}", backend.repair_hint)
         return
-    report.add("chroma", Status.OK, f"{where}: {'; '.join(rows) or 'no collections'}")
-    if not settings.chroma_url:
-        _missing_vectors(settings, {name: vectors for name, (vectors, _) in counts.items()}, report)
+    rows = [f"{info.name} ({info.vectors} vectors, {info.model or '?'})" for info in found]
+    report.add("chroma", Status.OK, f"{backend.where}: {'; '.join(rows) or 'no collections'}")
+    _missing_vectors(settings, backend, {info.name: info.vectors or 0 for info in found}, report)
 
 
 def _vector_collection_name(settings: Settings) -> str:
@@ -86,15 +71,17 @@ def _vector_collection_name(settings: Settings) -> str:
     return vector_collection(settings.collection, model)
 
 
-def _missing_vectors(settings: Settings, vectors: dict[str, int], report: DoctorReport) -> None:
+def _missing_vectors(settings: Settings, backend: Backend, vectors: dict[str, int], report: DoctorReport) -> None:
     """Papers saved without their vectors (an interrupted ingest, or no model then): search misses them."""
-    name = _vector_collection_name(settings)
     try:
-        units = unit_count(CatalogFile(settings.data_dir / settings.collection / CATALOG_FILE).peek().papers.values())
+        saved = backend.peek_catalog(settings.collection)
     except StoreError as exc:
         report.add("papers", Status.FAIL, str(exc), "restore it from papers.json.bak or re-ingest your files")
         return
-    stored = vectors.get(name, 0)
+    if saved is None:
+        return  # the store itself holds the papers: each has its vector
+    units = unit_count(saved.papers.values())
+    stored = vectors.get(_vector_collection_name(settings), 0)
     if units and stored < units:
         report.add(
             "vectors",
@@ -206,10 +193,10 @@ def _llm(settings: Settings, report: DoctorReport) -> None:
 
 
 def diagnose(ctx: Context) -> DoctorReport:
-    settings = ctx.settings
+    settings, backend = ctx.settings, ctx.storage()
     report = DoctorReport()
-    _data_dir(settings, report)
-    _collections(settings, report)
+    _data_dir(backend.layout, report)
+    _collections(settings, backend, report)
     try:
         choose_embedder(settings, download=None)  # read-only: never downloads, never writes a marker
     except Exception as exc:  # a bad setting is itself a finding
@@ -219,6 +206,6 @@ def diagnose(ctx: Context) -> DoctorReport:
         collection = _vector_collection_name(settings)
         report.add("collection", Status.INFO, f"library '{settings.collection}' uses Chroma collection '{collection}'")
     _llm(settings, report)
-    entries, size = ResponseCache(settings.data_dir / CACHE_DIR).size()
+    entries, size = ResponseCache(backend.layout.llm_cache).size()
     report.add("cache", Status.INFO, f"{entries} cached model answers, {size / 1024:.0f} KiB")
     return report

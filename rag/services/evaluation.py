@@ -57,7 +57,8 @@ def evaluate_retrieval(ctx: Context, request: EvalRequest) -> EvalRun:
         settings = ctx.settings.model_copy(update={"collection": _eval_collection(beir.name)})
         ctx = replace(ctx, settings=settings)
     questions = beir.questions if beir is not None else load_questions(request.path)
-    with ctx.open(bootstrap=beir is None, write=beir is not None, create=beir is not None) as library:
+    # A BEIR folder is ingested into its own library; labelled questions are asked of the configured one.
+    with ctx.writer(create=True) if beir is not None else ctx.reader() as library:
         if beir is not None:
             library.add(beir.papers, [])
         else:

@@ -8,15 +8,10 @@ from pathlib import Path
 from rag.corpus.exports import parse_mapping
 from rag.corpus.loader import load_paths
 from rag.errors import Interrupted, StoreBusyError, StoreError
-from rag.index.catalog import CATALOG_FILE, CatalogFile
-from rag.index.chroma import wipe_embedded_index
-from rag.index.lock import data_dir_lock
 from rag.index.session import LibrarySession
 from rag.index.units import all_units
 from rag.services.context import Context
 from rag.services.results import IngestResult, ReindexResult
-
-SERVER_SNAPSHOTS = "server-snapshots"
 
 
 def ingest(ctx: Context, paths: Sequence[Path], fields: Sequence[str] = (), full_text: bool = True) -> IngestResult:
@@ -27,7 +22,7 @@ def ingest(ctx: Context, paths: Sequence[Path], fields: Sequence[str] = (), full
         raise Interrupted("interrupted while reading the files: nothing was changed") from None
     for warning in loaded.warnings:
         ctx.notify(warning)
-    with ctx.open(bootstrap=False, write=True, create=True) as library:
+    with ctx.writer(create=True) as library:
         try:
             report = library.add(list(loaded.papers.values()), loaded.lists, [s.file for s in loaded.lists])
         except KeyboardInterrupt:
@@ -64,37 +59,32 @@ def reindex(ctx: Context) -> ReindexResult:
     An embedded index too damaged to open is removed and built again: the papers
     file, not Chroma, is the source of truth.
     """
-    settings = ctx.settings
     try:
         return ReindexResult(_rebuild(ctx))
     except StoreBusyError:
         raise
     except StoreError as exc:
-        if settings.chroma_url or not (settings.data_dir / settings.collection / CATALOG_FILE).exists():
-            raise
-        ctx.notify(f"the vector index cannot be opened ({exc}); removing it and building it again")
-        with data_dir_lock(settings.data_dir, settings.lock_timeout):
-            wipe_embedded_index(settings.data_dir)
+        backend = ctx.storage()
+        with backend.write_guard(ctx.settings.lock_timeout):
+            if not backend.wipe_damaged_index(ctx.settings.collection):
+                raise
+        ctx.notify(f"the vector index could not be opened ({exc}); removed it, building it again")
         return ReindexResult(_rebuild(ctx))
 
 
 def _rebuild(ctx: Context) -> int:
-    settings = ctx.settings
-    with ctx.open(rebuild=True, write=True) as library:
-        if not library.catalog.papers:
+    with ctx.rebuilder() as library:
+        catalog = library.catalog
+        if not catalog.papers:
             raise StoreError("the library is empty: nothing to rebuild; add papers with `rag ingest`")
-        if library.catalog_file is not None:
-            library.catalog_file.save(library.catalog)  # also a safety copy before dropping
-        else:  # a server's collection is the only copy: keep one locally before dropping it
-            snapshot = CatalogFile(settings.data_dir / SERVER_SNAPSHOTS / f"{settings.collection}.json")
-            snapshot.save(library.catalog)
-            ctx.notify(f"saved a copy of the {len(library.catalog.papers)} papers to {snapshot.path} before rebuilding")
+        if notice := library.backend.keep_copy(library.name, catalog):  # a copy before the vectors are dropped
+            ctx.notify(notice)
         if library.embedder is None or library.store is None:
             ctx.notify("no embedding model: the lexical index is rebuilt on every command; nothing else to do")
-            return len(library.catalog.papers)
-        units = all_units(library.catalog.ordered())
+            return len(catalog.papers)
+        units = all_units(catalog.ordered())
         vectors = library.embedder.embed([u.text for u in units], ctx.progress)
         library.store.drop()
         library.store.upsert(units, vectors, ctx.progress)
-        library.store.save_lists(list(library.catalog.lists.values()))
-        return len(library.catalog.papers)
+        library.store.save_lists(list(catalog.lists.values()))
+        return len(catalog.papers)

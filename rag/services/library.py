@@ -26,7 +26,7 @@ class Library:
     def _request(
         self, query: str, k: int | None, since: int | None, until: int | None, lists: Sequence[str]
     ) -> SearchRequest:
-        return SearchRequest(query, self.ctx.settings.top_k if k is None else k, since, until, list(lists))
+        return SearchRequest(query, k, since, until, list(lists))
 
     def search(
         self,

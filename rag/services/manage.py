@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from contextlib import nullcontext
 
+from rag.embed.choice import MODEL_SUFFIX
 from rag.errors import InputError, NotFoundError
-from rag.index.libraries import MODEL_SUFFIX, delete_collections, list_libraries
-from rag.index.lock import data_dir_lock
 from rag.services.context import Context
 from rag.services.requests import ExportFormat
 from rag.services.results import Collections, RemoveResult
@@ -17,20 +15,19 @@ from rag.writing.bibliography import bibtex
 
 def collections(ctx: Context) -> Collections:
     """Every library: our papers files (embedded mode) and Chroma's collections, by name (no lock: a read)."""
-    return Collections(list_libraries(ctx.settings, ctx.chroma))
+    return Collections(ctx.storage().list_libraries())
 
 
 def delete_library(ctx: Context, name: str) -> Collections:
     """Delete the library ``name`` whole (its papers file, caches and vectors of every model); the rest remain."""
-    settings = ctx.settings.model_copy(update={"collection": name})  # validates the name
-    guard = nullcontext() if settings.chroma_url else data_dir_lock(settings.data_dir, settings.lock_timeout)
-    with guard:
-        known = list_libraries(settings, ctx.chroma)
+    backend = ctx.storage()
+    with backend.write_guard(ctx.settings.lock_timeout):
+        known = backend.list_libraries()
         doomed = [info.name for info in known if info.name == name or info.name.startswith(f"{name}{MODEL_SUFFIX}")]
         if not doomed:
             listed = ", ".join(info.name for info in known) or "none"
             raise NotFoundError(f"there is no library '{name}' (libraries: {listed})")
-        delete_collections(settings, doomed, ctx.chroma)
+        backend.delete_libraries(doomed)
     return Collections([info for info in known if info.name in doomed])
 
 
@@ -38,7 +35,7 @@ def remove(ctx: Context, refs: Sequence[str], dry_run: bool = False) -> RemoveRe
     """Remove papers (ids, citekeys or file#n sources); nothing is removed if any is unknown."""
     if not refs:
         raise InputError("name the papers to remove (ids, citekeys or file#n sources)")
-    with ctx.open(bootstrap=False, remote=True, write=not dry_run) as library:
+    with ctx.reader() if dry_run else ctx.writer() as library:
         papers = list({p.id: p for p in (library.paper(ref) for ref in refs)}.values())
         if not dry_run:
             library.remove([p.id for p in papers])
@@ -53,7 +50,7 @@ def export(ctx: Context, export_format: str) -> str:
         chosen = ExportFormat(export_format.strip().lower())
     except ValueError:
         raise InputError(f"unknown export format '{export_format}'; use bibtex, jsonl or csljson") from None
-    with ctx.open() as library:
+    with ctx.reader() as library:
         papers = library.catalog.ordered()
     if chosen is ExportFormat.BIBTEX:
         return bibtex(papers)

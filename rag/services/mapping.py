@@ -74,7 +74,7 @@ class MapRequest:
         if not writable:
             raise InputError(f"cannot write {self.output}: permission denied")
         if self.query is not None:
-            SearchRequest(self.query, self.k or 1).validate()
+            SearchRequest(self.query, self.k).validate()
         return suffix
 
 
@@ -93,7 +93,7 @@ def draw_map(ctx: Context, request: MapRequest) -> MapResult:
 
 
 def build_map(ctx: Context, request: MapRequest) -> LibraryMap:
-    with ctx.open() as library:
+    with ctx.reader() as library:
         papers = library.catalog.ordered()
         if not papers:
             raise InputError(
@@ -266,6 +266,6 @@ def _query_hits(library: LibrarySession, request: MapRequest) -> set[str]:
     """The papers `rag search QUERY` would list (same retriever, same k)."""
     if request.query is None:
         return set()
-    search = SearchRequest(request.query.strip(), request.k or library.settings.top_k)
+    search = SearchRequest(request.query, request.k)
     search.validate()
-    return {hit.paper.id for hit in library.retriever().search(search.query, search.k)}
+    return {hit.paper.id for hit in library.search(search)}

@@ -22,7 +22,7 @@ DEFAULT_DRAFT_PAPERS = 8
 @dataclass
 class SearchRequest:
     query: str
-    k: int
+    k: int | None = None  # None: the configured top-k (RAG_TOP_K)
     year_min: int | None = None
     year_max: int | None = None
     lists: Sequence[str] = ()
@@ -30,7 +30,7 @@ class SearchRequest:
     def validate(self) -> None:
         if not self.query.strip():
             raise InputError('the question is empty; try e.g. rag ask "which works target heterogeneous GPUs?"')
-        if self.k < 1:
+        if self.k is not None and self.k < 1:
             raise InputError(f"-k must be at least 1 (got {self.k})")
         if self.year_min is not None and self.year_max is not None and self.year_min > self.year_max:
             raise InputError(f"--since {self.year_min} is after --until {self.year_max}")

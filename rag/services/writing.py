@@ -1,13 +1,12 @@
 """The writing commands: ask, summarize, draft.
 
-Retrieval happens while the library is open (and locked); the model is called
-after it is released, so a slow model never blocks other rag commands.
+Retrieval happens while the library is open; the model is called after it is
+closed, so a slow model never holds the library's store open.
 """
 
 from __future__ import annotations
 
 from rag.errors import InputError
-from rag.index.hybrid import Filters
 from rag.llm.types import OnToken
 from rag.records import Paper
 from rag.services.context import Context
@@ -30,9 +29,8 @@ def ask(
     model = ctx.chat_model(options)
     settings = ctx.settings
     question = request.query.strip()
-    with ctx.open(remote=True) as library:
-        filters = Filters(request.year_min, request.year_max, library.resolve_lists(request.lists))
-        hits = library.retriever().search(question, request.k, filters)
+    with ctx.reader() as library:
+        hits = library.search(request)
         embedder = library.embedder
     if model is None:
         return extractive_answer(question, hits, embedder, settings.min_relevance)
@@ -47,16 +45,16 @@ def summarize(
         raise InputError(f"-k must be at least 1 (got {request.max_papers})")
     model = ctx.chat_model(options)
     settings = ctx.settings
-    with ctx.open() as library:
-        chosen = library.resolve_lists(request.lists)
+    with ctx.reader() as library:
         query = (request.query or "").strip()
         if query:
-            hits = library.retriever().search(query, request.max_papers, Filters(lists=chosen))
+            hits = library.search(SearchRequest(query, request.max_papers, lists=request.lists))
             papers = [h.evidence() for h in hits if is_evidence(h, query, settings.min_relevance)]
             if not papers:
                 return refusal(query, hits)
             topic = query
         else:
+            chosen = library.resolve_lists(request.lists)
             papers = [p for p in library.catalog.ordered() if not chosen or set(p.lists) & chosen]
             if len(papers) > request.max_papers:
                 raise InputError(
@@ -82,9 +80,9 @@ def draft(
     if request.max_papers < 1:
         raise InputError(f"-k must be at least 1 (got {request.max_papers})")
     model = ctx.chat_model(options)
-    with ctx.open() as library:
+    with ctx.reader() as library:
         required = list({p.id: p for p in (library.paper(key) for key in request.cite)}.values())
-        hits = library.retriever().search(topic, request.max_papers)
+        hits = library.search(SearchRequest(topic, request.max_papers))
         relevant = [h.evidence() for h in hits if is_evidence(h, topic, ctx.settings.min_relevance)]
         embedder = library.embedder
     required_ids = {p.id for p in required}

@@ -1,4 +1,5 @@
-"""What a long-lived server keeps between calls that a one-shot command would not: embeddings of texts seen.
+"""What a long-lived process (the MCP server, a script) keeps between calls that a one-shot command would not:
+embeddings of texts seen.
 
 Extractive answers and their checks embed every sentence of the papers found; the
 same abstracts come back question after question, so their vectors are kept
