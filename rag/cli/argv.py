@@ -18,7 +18,7 @@ END_OF_OPTIONS = "--"
 def hoist_global_options(args: Sequence[str], commands: Sequence[str]) -> list[str]:
     """``args`` with the global options that follow the command moved before it (``--`` ends the search)."""
     args = list(args)
-    position = next((i for i, arg in enumerate(args) if arg in commands), None)
+    position = _command_position(args, commands)
     if position is None:
         return args
     head, command, rest = args[:position], args[position], args[position + 1 :]
@@ -42,3 +42,20 @@ def hoist_global_options(args: Sequence[str], commands: Sequence[str]) -> list[s
             kept.append(arg)
         i += 1
     return [*head, *hoisted, command, *kept]
+
+
+def _command_position(args: Sequence[str], commands: Sequence[str]) -> int | None:
+    """Where the command is: the first command name that is not the value of a global option before it
+    (`rag --collection papers search x`: 'papers' names the library, the command is 'search')."""
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == END_OF_OPTIONS:
+            return None
+        if arg in VALUED_GLOBALS:
+            i += 2  # the option and its value
+            continue
+        if arg in commands:
+            return i
+        i += 1
+    return None
