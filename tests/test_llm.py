@@ -320,3 +320,29 @@ def test_verify_with_the_model_as_judge(seeded: Path, fake: FakeOpenAI) -> None:
     judge_prompt = fake.requests[1]["messages"][1]["content"]
     assert judge_prompt.startswith("Claim: Holmes targets heterogeneous NICs") and "<source n=" in judge_prompt
     assert answer.usage is not None and answer.usage.calls == 3
+
+
+class RenderingBug(RuntimeError):
+    """Stands for a bug in rag's own code that shows the stream (not a fault of the model or the network)."""
+
+
+def test_a_bug_in_our_own_stream_callback_is_not_called_a_cut_stream(
+    seeded: Path, fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake.play(Reply(text=f"{HOLMES} [3]."), Reply(text=f"{HOLMES} [3]."))
+
+    def broken(token: str) -> None:
+        raise RenderingBug("cannot draw this token")
+
+    with pytest.raises(RenderingBug):
+        ask(Context(model_settings(fake)), _question(), NO_CACHE, on_token=broken)
+    from rag.cli.writing import LiveText
+
+    monkeypatch.setattr(LiveText, "__call__", lambda self, token: broken(token))
+    args = ["ask", HETEROGENEOUS_QUESTION, "--model", "test-model", "--base-url", fake.url, "--no-cache"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "internal error: RenderingBug" in result.stderr, result.stderr
+    assert "was cut" not in result.stderr and "run the command again" not in result.stderr
+    fake.play(Reply(text=f"{HOLMES} [3]."))
+    debug = runner.invoke(app, ["--debug", *args])
+    assert isinstance(debug.exception, RenderingBug), "--debug lets the traceback through"

@@ -159,6 +159,17 @@ class OpenAICompatibleChat:
             raise (refused or explain(exc, self.settings, attempts)) from None
         raise LLMError("unreachable: retry loop ended without a result")
 
+    def _next_chunk(self, stream: Generator[Any, None, None], parts: list[str]) -> Any:
+        """The next chunk from the server, or None at the end; a broken stream is one explained LLMError."""
+        try:
+            return next(stream, None)
+        except Exception as exc:  # the SDK and httpx raise many kinds for a connection lost or a bad chunk
+            what = "sent a malformed chunk" if isinstance(exc, ValueError) else "was cut"
+            raise LLMError(
+                f"the answer stream from {self.base_url} {what} after {sum(map(len, parts))} characters "
+                f"({type(exc).__name__}); nothing was cached, run the command again"
+            ) from None
+
     def _stream(
         self, system: str, user: str, on_token: OnToken | None, schema: JsonSchema | None, watch: StreamWatch | None
     ) -> Completion:
@@ -167,23 +178,16 @@ class OpenAICompatibleChat:
         counts: dict[str, int] = {}
         stopped: str | None = None
         chunk = first
-        try:
-            while chunk is not None:
-                if chunk.delta:
-                    parts.append(chunk.delta)
-                    if on_token:
-                        on_token(chunk.delta)
-                    if watch is not None and (stopped := watch("".join(parts))):
-                        stream.close()  # closing the HTTP stream makes the server stop generating
-                        break
-                counts = chunk.additional_kwargs or counts
-                chunk = next(stream, None)
-        except Exception as exc:
-            what = "sent a malformed chunk" if isinstance(exc, ValueError) else "was cut"
-            raise LLMError(
-                f"the answer stream from {self.base_url} {what} after {sum(map(len, parts))} characters "
-                f"({type(exc).__name__}); nothing was cached, run the command again"
-            ) from None
+        while chunk is not None:
+            if chunk.delta:
+                parts.append(chunk.delta)
+                if on_token:
+                    on_token(chunk.delta)  # our own code: its failures are bugs, not a cut stream
+                if watch is not None and (stopped := watch("".join(parts))):
+                    stream.close()  # closing the HTTP stream makes the server stop generating
+                    break
+            counts = chunk.additional_kwargs or counts
+            chunk = self._next_chunk(stream, parts)
         text = "".join(parts).strip()
         if not text:
             raise LLMError(f"model '{self.name}' at {self.base_url} returned no text; try again or another model")
