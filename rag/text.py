@@ -73,6 +73,6 @@ def printable(text: str) -> str:
     return "".join(ch for ch in text if ch == "\n" or unicodedata.category(ch) not in ("Cc", "Cf"))
 
 
-def plural(count: int, noun: str) -> str:
-    """'1 paper', '2 papers'."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """'1 paper', '2 papers'; ``nouns`` for a plural that is not noun + s ('1 entry', '2 entries')."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"

@@ -17,10 +17,10 @@ from rag.cli import app
 from rag.corpus.csljson import parse_csl_json
 from rag.corpus.loader import load_paths
 from rag.errors import InputError
+from rag.formats.csl import csl_item, csl_json, csl_name
+from rag.formats.pandoc import to_pandoc
 from rag.records import Paper
 from rag.writing.answer import Answer, AnswerMode, Citation
-from rag.writing.csl import csl_item, csl_json, csl_name
-from rag.writing.pandoc import pandoc_escape, to_pandoc
 
 runner = CliRunner()
 PANDOC = shutil.which("pandoc")
@@ -89,12 +89,17 @@ def test_keys_pandoc_would_cut_short_are_braced() -> None:
 
 
 def test_text_pandoc_would_misread_is_escaped_and_markdown_kept() -> None:
-    assert pandoc_escape("mail me@example.org, see [3] or \\emph{x}") == (
-        "mail me\\@example.org, see \\[3\\] or \\\\emph{x}"
+    def pandoc(text: str) -> str:
+        return to_pandoc(_answer(text, _paper("a")))
+
+    assert pandoc("mail me@example.org, see [note] or \\emph{x} [1].") == (
+        "mail me\\@example.org, see \\[note\\] or \\\\emph{x} [@a]."
     )
     # Math and code are verbatim to Pandoc: an escape there would show, so they stay as written.
-    assert pandoc_escape("bounds $[0, 1]$ and $O(\\log n)$, `a[i]@b`") == "bounds $[0, 1]$ and $O(\\log n)$, `a[i]@b`"
-    assert pandoc_escape("costs $5 and @alice") == "costs $5 and \\@alice"
+    assert (
+        pandoc("bounds $[0, 1]$ and $O(\\log n)$, `a[i]@b` [1].") == "bounds $[0, 1]$ and $O(\\log n)$, `a[i]@b` [@a]."
+    )
+    assert pandoc("costs $5 and @alice [1].") == "costs $5 and \\@alice [@a]."
     # Markdown emphasis and lists are left alone; a list gets the blank line Pandoc needs before it.
     outline = "Outline: 2 papers in 1 themes.\n1. training (2 papers)\n   - *First* [1]\n   - Second [2]"
     assert to_pandoc(_answer(outline, _paper("a"), _paper("b"))) == (
@@ -290,7 +295,7 @@ def test_pandoc_draft_round_trip(seeded: Path, fake: FakeOpenAI, tmp_path: Path,
 
 def test_latex_and_pandoc_read_citation_runs_alike() -> None:
     """One walk over citation runs serves both writers: a range is every number in it, each once."""
-    from rag.writing.latex import to_latex
+    from rag.formats.latex import to_latex
 
     papers = [Paper(id=f"p{i}", text="t", citekey=f"k{i}") for i in range(1, 4)]
     answer = Answer("q", "A & B [1-3]. C [2][3][2].", AnswerMode.LLM, [Citation(i, p) for i, p in enumerate(papers, 1)])

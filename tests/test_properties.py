@@ -35,16 +35,16 @@ from rag.corpus.seeds import METADATA_COLUMNS, METADATA_FILE, parse_metadata, pa
 from rag.errors import InputError, RagError
 from rag.evaluation.beir import load_beir
 from rag.evaluation.metrics import load_questions
+from rag.formats.bibtex import bibtex_entry
+from rag.formats.latex import latex_escape, to_latex
 from rag.index.bm25 import LexicalIndex
 from rag.llm.types import Completion, Usage
 from rag.records import Hit, Paper, SeedList
 from rag.services.results import PaperView, SearchResult
 from rag.text import tokenize
 from rag.writing.answer import Answer, AnswerMode, Citation
-from rag.writing.bibliography import bibtex_entry
 from rag.writing.checking import check_reply
 from rag.writing.citations import CITATION_GROUP, apply_citations, expand, split_cited_sentences
-from rag.writing.latex import latex_escape, to_latex
 from rag.writing.sources import source_block, sources_text
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,6 +11,7 @@ import typer
 from rag.cli.options import (
     AsJson,
     BaseUrl,
+    ExportFormat,
     Gguf,
     Lists,
     Model,
@@ -23,6 +24,7 @@ from rag.cli.options import (
     search_request,
 )
 from rag.cli.runtime import context, emit, handle_errors
+from rag.services.requests import DEFAULT_EXPORT
 
 
 @handle_errors
@@ -235,9 +237,7 @@ def remove(
 
 @handle_errors
 def export(
-    export_format: Annotated[
-        str, typer.Option("--format", help="bibtex, jsonl or csljson (CSL JSON, for Pandoc/Zotero).")
-    ] = "bibtex",
+    export_format: ExportFormat = DEFAULT_EXPORT,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
 ) -> None:
     """Export the library as BibTeX, JSONL or CSL JSON.

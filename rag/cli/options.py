@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from rag.formats.registry import BIBLIOGRAPHIES, DOCUMENTS
 
 if TYPE_CHECKING:
     from rag.services.requests import SearchRequest
@@ -17,12 +20,46 @@ class Verify(StrEnum):
     LLM = "llm"
 
 
-class Format(StrEnum):
-    MARKDOWN = "markdown"
-    LATEX = "latex"
-    PANDOC = "pandoc"
+def _one_of(names: Sequence[str]) -> Callable[[str], str]:
+    """A parser that takes one of ``names`` (any case), or is a usage error naming them."""
+
+    def parse(value: str) -> str:
+        chosen = value.strip().lower()
+        if chosen not in names:
+            raise typer.BadParameter(f"'{value}' is not one of {', '.join(names)}")
+        return chosen
+
+    return parse
 
 
+DocumentFormat = Annotated[
+    str,
+    typer.Option(
+        "--format",
+        parser=_one_of(list(DOCUMENTS)),
+        metavar="|".join(DOCUMENTS),
+        help="; ".join(f"{f.name}: {f.description}" for f in DOCUMENTS.values()) + ".",
+    ),
+]
+ExportFormat = Annotated[
+    str,
+    typer.Option(
+        "--format",
+        parser=_one_of(list(BIBLIOGRAPHIES)),
+        metavar="|".join(BIBLIOGRAPHIES),
+        help="; ".join(f"{f.name}: {f.label}, {f.description}" for f in BIBLIOGRAPHIES.values()) + ".",
+    ),
+]
+Bibliography = Annotated[
+    Path | None,
+    typer.Option(
+        "--bib",
+        metavar="FILE",
+        help="Also write the cited papers here: "
+        + " or ".join(f"{f.label} (FILE{f.suffix})" for f in BIBLIOGRAPHIES.values() if f.suffix)
+        + ".",
+    ),
+]
 TopK = Annotated[int | None, typer.Option("-k", "--top-k", help="Number of papers to retrieve [default: 5].")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 Since = Annotated[int | None, typer.Option("--since", help="Only papers from this year on.")]

@@ -14,6 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from rag.formats.markdown import reference
 from rag.records import Paper
 from rag.services.results import (
     Collections,
@@ -41,14 +42,7 @@ def _short(text: str, limit: int = SNIPPET_CHARS) -> str:
 
 
 def reference_line(paper: Paper) -> Text:
-    parts = [clean(paper.display_title)]
-    if paper.first_author:
-        parts.append(clean(paper.first_author))
-    if paper.year:
-        parts.append(str(paper.year))
-    if paper.arxiv:
-        parts.append(f"arXiv:{clean(paper.arxiv)}")
-    line = Text(", ".join(parts))
+    line = Text(clean(reference(paper)))
     line.append(f"  [{clean(paper.citekey)}]", style="dim")
     return line
 
@@ -189,9 +183,9 @@ def render_answer(console: Console, answer: Answer, evidence: bool = False) -> N
     render_usage(console, answer)
 
 
-def render_latex(console: Console, answer: Answer, latex: str) -> None:
-    """LaTeX goes to stdout as plain text (pasteable); notes go to stderr."""
-    console.print(Text(latex), soft_wrap=True)
+def render_document(console: Console, answer: Answer, document: str) -> None:
+    """A LaTeX or Pandoc document goes to stdout as plain text (pasteable); notes go to stderr."""
+    console.print(Text(document), soft_wrap=True)
     notes = Console(stderr=True, highlight=False)
     render_checks(notes, answer)
     render_usage(notes, answer)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
@@ -11,7 +10,8 @@ import typer
 from rag.cli.options import (
     AsJson,
     BaseUrl,
-    Format,
+    Bibliography,
+    DocumentFormat,
     Gguf,
     Lists,
     Model,
@@ -25,7 +25,8 @@ from rag.cli.options import (
     VerifyOption,
     search_request,
 )
-from rag.cli.runtime import context, emit, handle_errors, notify, print_json, stdout_console
+from rag.cli.runtime import context, emit, handle_errors, print_json, stdout_console
+from rag.services.requests import DEFAULT_DOCUMENT
 
 if TYPE_CHECKING:
     from rag.llm.types import OnToken
@@ -34,9 +35,7 @@ if TYPE_CHECKING:
     from rag.writing.answer import Answer
 
 R = TypeVar("R")
-# `draft --bib FILE`: the file name's ending chooses the bibliography format.
-BIBTEX_SUFFIX = ".bib"
-CSL_JSON_SUFFIX = ".json"
+A = TypeVar("A")
 
 
 class LiveText:
@@ -67,12 +66,12 @@ class LiveText:
 
 
 def _write(
-    core: Callable[[Context, R, WritingOptions, OnToken | None], Answer],
+    core: Callable[[Context, R, WritingOptions, OnToken | None], A],
     request: R,
     options: WritingOptions,
     overrides: dict[str, Any],
     as_json: bool,
-) -> Answer:
+) -> A:
     """Run a writing service with the stream shown live (not for --json) and the usual notices."""
     live = None if as_json else LiveText()
     try:
@@ -164,16 +163,8 @@ def draft(
         list[str] | None, typer.Option("--cite", help="A paper that must be cited (id, citekey or file#n). Repeatable.")
     ] = None,
     max_papers: Annotated[int, typer.Option("-k", "--top-k", "--max", help="At most this many papers.")] = 8,
-    output_format: Annotated[
-        Format,
-        typer.Option(
-            "--format", help="markdown ([n] + references), latex (\\cite) or pandoc ([@key], for pandoc --citeproc)."
-        ),
-    ] = (Format.MARKDOWN),
-    bib: Annotated[
-        Path | None,
-        typer.Option("--bib", help="Write the cited papers here: BibTeX (FILE.bib) or CSL JSON (FILE.json)."),
-    ] = None,
+    output_format: DocumentFormat = DEFAULT_DOCUMENT,
+    bib: Bibliography = None,
     as_json: AsJson = False,
     model: Model = None,
     base_url: BaseUrl = None,
@@ -187,43 +178,19 @@ def draft(
 
     Every sentence cited and checked; markdown, LaTeX (\\cite) or Pandoc ([@key]).
     """
-    from rag.errors import InputError
+    from rag.services.contracts import draft_json
     from rag.services.requests import DraftRequest
     from rag.services.writing import draft as core_draft
-    from rag.writing.bibliography import bibtex
-    from rag.writing.csl import csl_json
 
-    # Checked before the draft is written, so a mistyped name costs no model call.
-    bib_writers = {BIBTEX_SUFFIX: bibtex, CSL_JSON_SUFFIX: csl_json}
-    if bib is not None and bib.suffix.lower() not in bib_writers:
-        raise InputError(
-            f"--bib {bib}: unknown bibliography format '{bib.suffix or bib.name}'; "
-            f"name it FILE{BIBTEX_SUFFIX} (BibTeX) or FILE{CSL_JSON_SUFFIX} (CSL JSON)"
-        )
-    request = DraftRequest(topic, cite or [], max_papers)
+    request = DraftRequest(topic, cite or [], max_papers, output_format, bib)
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
-    answer = _write(core_draft, request, _options(no_llm, no_cache, verify), overrides, as_json)
-    if bib is not None and not answer.citations:
-        notify(f"nothing cited, so {bib} was not written")
-    elif bib is not None:
-        write_bibliography = bib_writers[bib.suffix.lower()]
-        try:
-            bib.write_text(write_bibliography([c.paper for c in answer.citations]), encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot write {bib}: {exc.strerror or exc}") from None
-    if output_format is Format.MARKDOWN:
-        _show_answer(as_json, answer, evidence)
-        return
-    from rag.writing.latex import to_latex
-    from rag.writing.pandoc import to_pandoc
-
-    document = to_latex(answer) if output_format is Format.LATEX else to_pandoc(answer)
+    result = _write(core_draft, request, _options(no_llm, no_cache, verify), overrides, as_json)
     if as_json:
-        from rag.services.contracts import answer_json
+        print_json(draft_json(result))
+    elif result.shown_as_answer:
+        _show_answer(False, result.answer, evidence)
+    else:
+        from rag.cli.render import render_document
 
-        print_json({**answer_json(answer), output_format.value: document})
-        return
-    from rag.cli.render import render_latex
-
-    # Plain text on stdout (pasteable, for LaTeX or Pandoc alike); the notes go to stderr.
-    render_latex(stdout_console(), answer, document)
+        # Plain text on stdout (pasteable, for LaTeX or Pandoc alike); the notes go to stderr.
+        render_document(stdout_console(), result.answer, result.document)

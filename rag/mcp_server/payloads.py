@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rag.formats.markdown import reference
 from rag.records import Paper
 from rag.services import contracts
 from rag.services.results import Collections, PaperView, SearchResult
@@ -46,14 +47,7 @@ def _short(text: str, limit: int = SNIPPET_CHARS) -> str:
 
 
 def reference_line(paper: Paper) -> str:
-    parts = [paper.display_title]
-    if paper.first_author:
-        parts.append(paper.first_author)
-    if paper.year:
-        parts.append(str(paper.year))
-    if paper.arxiv:
-        parts.append(f"arXiv:{paper.arxiv}")
-    return clean(f"{', '.join(parts)}  [{paper.citekey}]")
+    return clean(f"{reference(paper)}  [{paper.citekey}]")
 
 
 def search_text(result: SearchResult) -> str:

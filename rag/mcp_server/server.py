@@ -25,13 +25,13 @@ from pydantic import Field
 from rag import __version__
 from rag.config import Settings
 from rag.errors import InputError, NotFoundError, RagError
+from rag.formats.bibtex import bibtex_entry
 from rag.mcp_server import payloads
 from rag.records import Paper
 from rag.redaction import configured_secrets, redact
 from rag.services.context import Context
 from rag.services.library import Library
 from rag.services.manage import collections
-from rag.writing.bibliography import bibtex_entry
 
 SERVER_NAME = "rag"
 # Longer than any real question; past it a client is pasting a document, which retrieval cannot use as a query.

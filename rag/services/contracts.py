@@ -13,6 +13,7 @@ from rag.records import Hit, Paper
 from rag.services.results import (
     Collections,
     DoctorReport,
+    Draft,
     EvalRun,
     IngestResult,
     Listing,
@@ -97,6 +98,12 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "model_text": answer.model_text,
         "usage": asdict(answer.usage) if answer.usage else None,
     }
+
+
+def draft_json(draft: Draft) -> dict[str, Any]:
+    """The answer's fields, the format asked for and the document in it (under the format's name)."""
+    written = str(draft.bibliography) if draft.bibliography is not None else None
+    return {**answer_json(draft.answer), "format": draft.format, draft.format: draft.document, "bibliography": written}
 
 
 def paper_json(paper: Paper) -> dict[str, Any]:

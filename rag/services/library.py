@@ -14,8 +14,15 @@ from rag.services import ingest as ingest_service
 from rag.services import manage, read
 from rag.services import writing as writing_service
 from rag.services.context import Context
-from rag.services.requests import DEFAULT_WRITING, DraftRequest, SearchRequest, SummaryRequest, WritingOptions
-from rag.services.results import IngestResult, Listing, PaperView, RemoveResult, SearchResult
+from rag.services.requests import (
+    DEFAULT_DOCUMENT,
+    DEFAULT_WRITING,
+    DraftRequest,
+    SearchRequest,
+    SummaryRequest,
+    WritingOptions,
+)
+from rag.services.results import Draft, IngestResult, Listing, PaperView, RemoveResult, SearchResult
 from rag.writing.answer import Answer
 
 
@@ -59,8 +66,19 @@ class Library:
     ) -> Answer:
         return writing_service.summarize(self.ctx, SummaryRequest(query, list(lists)), options)
 
-    def draft(self, topic: str, *, cite: Sequence[str] = (), options: WritingOptions = DEFAULT_WRITING) -> Answer:
-        return writing_service.draft(self.ctx, DraftRequest(topic, list(cite)), options)
+    def draft(
+        self,
+        topic: str,
+        *,
+        cite: Sequence[str] = (),
+        output_format: str = DEFAULT_DOCUMENT,
+        bib: str | Path | None = None,
+        options: WritingOptions = DEFAULT_WRITING,
+    ) -> Draft:
+        """Related-work paragraphs on ``topic``: ``.answer`` checked and cited, ``.document`` in ``output_format``
+        (markdown, latex, pandoc); ``bib`` also writes the cited papers (FILE.bib or FILE.json)."""
+        request = DraftRequest(topic, list(cite), format=output_format, bib=Path(bib) if bib is not None else None)
+        return writing_service.draft(self.ctx, request, options)
 
     def ingest(self, paths: Sequence[str | Path], *, full_text: bool = True) -> IngestResult:
         return ingest_service.ingest(self.ctx, [Path(p) for p in paths], full_text=full_text)

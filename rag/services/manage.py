@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from rag.embed.choice import MODEL_SUFFIX
 from rag.errors import InputError, NotFoundError
+from rag.formats.registry import bibliography_format
 from rag.services.context import Context
-from rag.services.requests import ExportFormat
 from rag.services.results import Collections, RemoveResult
-from rag.writing.bibliography import bibtex
 
 
 def collections(ctx: Context) -> Collections:
@@ -43,19 +41,7 @@ def remove(ctx: Context, refs: Sequence[str], dry_run: bool = False) -> RemoveRe
 
 
 def export(ctx: Context, export_format: str) -> str:
-    """The library as BibTeX (the user's own entries where they came from a .bib), JSONL or CSL JSON."""
-    from rag.writing.csl import csl_json
-
-    try:
-        chosen = ExportFormat(export_format.strip().lower())
-    except ValueError:
-        raise InputError(f"unknown export format '{export_format}'; use bibtex, jsonl or csljson") from None
+    """The library in one of the bibliography formats (rag.formats.registry)."""
+    chosen = bibliography_format(export_format)
     with ctx.reader() as library:
-        papers = library.catalog.ordered()
-    if chosen is ExportFormat.BIBTEX:
-        return bibtex(papers)
-    if chosen is ExportFormat.CSLJSON:
-        return csl_json(papers)
-    # One record per paper, as `rag ingest` reads it back; full-text passages stay with the PDFs.
-    records = ({k: v for k, v in p.to_dict().items() if k != "passages"} for p in papers)
-    return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+        return chosen.write(library.catalog.ordered())

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 
 from rag.errors import InputError
@@ -17,6 +16,9 @@ from rag.records import Method
 DEFAULT_BEIR_SPLIT = "test"
 DEFAULT_SUMMARY_PAPERS = 40
 DEFAULT_DRAFT_PAPERS = 8
+# The names of rag.formats.registry's defaults, here so that building a request loads no format.
+DEFAULT_DOCUMENT = "markdown"
+DEFAULT_EXPORT = "bibtex"
 
 
 @dataclass
@@ -56,6 +58,8 @@ class DraftRequest:
     topic: str
     cite: Sequence[str] = field(default_factory=list)
     max_papers: int = DEFAULT_DRAFT_PAPERS
+    format: str = DEFAULT_DOCUMENT  # a name in rag.formats.registry.DOCUMENTS
+    bib: Path | None = None  # also write the cited papers here, in the format its ending names
 
 
 @dataclass
@@ -71,12 +75,6 @@ class SupportEvalRequest:
     verify_llm: bool = False
     limit: int | None = None  # the first N pairs only (a model as judge takes seconds per pair)
     cache: bool = True
-
-
-class ExportFormat(StrEnum):
-    BIBTEX = "bibtex"
-    JSONL = "jsonl"
-    CSLJSON = "csljson"
 
 
 # Model when configured, short answers, offline verification, cache on.

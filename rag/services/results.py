@@ -9,11 +9,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 
 from rag.evaluation.metrics import EvalReport
 from rag.evaluation.support import SupportReport
 from rag.llm.types import Usage
 from rag.records import Hit, LibraryInfo, Paper, SeedList
+from rag.writing.answer import Answer
+
+
+@dataclass
+class Draft:
+    """A related-work draft: the checked answer, and the document in the format asked for."""
+
+    answer: Answer
+    format: str
+    document: str
+    # The terminal shows the checked answer itself rather than the bare document (Markdown).
+    shown_as_answer: bool
+    bibliography: Path | None = None  # the file written by --bib, if one was
 
 
 @dataclass

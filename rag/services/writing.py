@@ -6,11 +6,16 @@ closed, so a slow model never holds the library's store open.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rag.errors import InputError
+from rag.formats.registry import BibliographyFormat, bibliography_for, document_format
 from rag.llm.types import OnToken
 from rag.records import Paper
 from rag.services.context import Context
 from rag.services.requests import DEFAULT_WRITING, DraftRequest, SearchRequest, SummaryRequest, WritingOptions
+from rag.services.results import Draft
+from rag.text import plural
 from rag.writing.answer import Answer
 from rag.writing.extractive import extractive_answer, is_evidence, refusal
 from rag.writing.generation import GenerationOptions, llm_answer, llm_draft, llm_summary
@@ -72,8 +77,32 @@ def summarize(
 
 def draft(
     ctx: Context, request: DraftRequest, options: WritingOptions = DEFAULT_WRITING, on_token: OnToken | None = None
-) -> Answer:
-    """Related-work paragraphs on TOPIC (an outline without a model); --cite papers are always included."""
+) -> Draft:
+    """Related-work paragraphs on TOPIC in the format asked for (an outline without a model), --cite papers
+    always included; with ``request.bib``, the cited papers are written there as a bibliography."""
+    chosen = document_format(request.format)  # both checked before any model call: a typo costs nothing
+    bibliography = bibliography_for(request.bib) if request.bib is not None else None
+    answer = _draft_answer(ctx, request, options, on_token)
+    written = None
+    if request.bib is not None and bibliography is not None:
+        written = _write_bibliography(ctx, request.bib, bibliography, answer)
+    return Draft(answer, chosen.name, chosen.render(answer), chosen.shown_as_answer, written)
+
+
+def _write_bibliography(ctx: Context, path: Path, chosen: BibliographyFormat, answer: Answer) -> Path | None:
+    papers = [c.paper for c in answer.citations]
+    if not papers:
+        ctx.notify(f"nothing cited, so {path} was not written")
+        return None
+    try:
+        path.write_text(chosen.write(papers), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    ctx.notify(f"wrote {plural(len(papers), 'entry', 'entries')} ({chosen.label}) to {path}")
+    return path
+
+
+def _draft_answer(ctx: Context, request: DraftRequest, options: WritingOptions, on_token: OnToken | None) -> Answer:
     topic = request.topic.strip()
     if not topic:
         raise InputError('the topic is empty; try e.g. rag draft "decentralized training on heterogeneous GPUs"')

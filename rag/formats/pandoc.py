@@ -40,11 +40,6 @@ def _escape_markup(text: str) -> str:
     return _MARKUP.sub(r"\\\1", text)
 
 
-def pandoc_escape(text: str) -> str:
-    """Backslash-escape what Pandoc would read as a citation, link or raw TeX; math and code untouched."""
-    return _outside_verbatim(text, _escape_markup)
-
-
 def citation_key(key: str) -> str:
     """``@key``, or ``@{key}`` where Pandoc would otherwise stop the key early (``a--b``, ``key.``)."""
     return f"@{key}" if _BARE_KEY.fullmatch(key) else f"@{{{key}}}"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rag.formats.latex import latex_escape
 from rag.records import Paper
-from rag.writing.latex import latex_escape
 
 
 def _bib_value(text: str) -> str:
