@@ -26,7 +26,8 @@ from pathlib import Path
 from rag.config import Settings, load_settings
 from rag.services.context import Context
 from rag.services.ingest import ingest
-from rag.services.mapping import MapRequest, draw_map
+from rag.services.mapping import draw_map
+from rag.services.requests import MapRequest
 
 SCIFACT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "scifact" / "corpus.jsonl"
 DEFAULT_PAPERS = 5000

@@ -15,7 +15,7 @@ from fake_openai import FakeOpenAI, Reply, chunk_event, load_cassette
 from typer.testing import CliRunner
 
 from rag.cli import app
-from rag.llm.retry import is_retryable, retry_after_seconds
+from rag.endpoints import is_retryable, retry_after_seconds
 
 runner = CliRunner()
 ATTEMPTS = 3

@@ -15,15 +15,16 @@ from typer.testing import CliRunner
 
 from rag.cli import app
 from rag.config import load_settings
+from rag.mapping import layout as mapping
+from rag.mapping.html import SCRIPT, render_html
+from rag.mapping.layout import LABEL_ALL_MAX, layout, project
+from rag.mapping.png import render_png
 from rag.records import Paper
-from rag.services import mapping
 from rag.services.context import Context
-from rag.services.mapping import LABEL_ALL_MAX, MapRequest, build_map, layout, project
+from rag.services.mapping import build_map
 from rag.services.read import papers as list_papers
 from rag.services.read import search
-from rag.services.requests import SearchRequest
-from rag.writing.map_html import SCRIPT, render_html
-from rag.writing.map_png import render_png
+from rag.services.requests import MapRequest, SearchRequest
 
 runner = CliRunner()
 A4_MIN_WIDTH = 1500  # A4 at 150+ dpi

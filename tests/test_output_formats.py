@@ -33,10 +33,11 @@ def test_names_and_endings_are_looked_up_in_the_tables() -> None:
         bibliography_for(Path("refs.ris"))
 
 
-def test_an_unknown_format_is_a_usage_error(seeded: Path) -> None:
+def test_an_unknown_format_is_refused_before_any_work(seeded: Path) -> None:
     result = runner.invoke(app, ["draft", "mixture of experts", "--format", "docx"])
     assert result.exit_code == 2 and "'docx' is not one of markdown, latex, pandoc" in result.stderr
-    assert runner.invoke(app, ["export", "--format", "ris"]).exit_code == 2
+    export = runner.invoke(app, ["export", "--format", "ris"])
+    assert export.exit_code == 1 and "use bibtex, csljson or jsonl" in export.stderr
 
 
 def test_the_python_api_drafts_in_any_format_and_writes_the_bibliography(seeded: Path, tmp_path: Path) -> None:

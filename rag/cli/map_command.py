@@ -9,9 +9,7 @@ import typer
 
 from rag.cli.options import TopK
 from rag.cli.runtime import context, handle_errors
-
-# Mirrors rag.services.mapping.DEFAULT_SEED, which cannot be imported here without loading the core.
-DEFAULT_SEED = 0
+from rag.services.requests import DEFAULT_MAP_SEED
 
 
 @handle_errors
@@ -31,14 +29,17 @@ def map_command(
         list[str] | None,
         typer.Option("--cite", help="Mark a paper that must be cited (id, citekey or file#n). Repeatable."),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Layout seed: the same seed draws the same map.")] = DEFAULT_SEED,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Layout seed: the same seed draws the same map.")
+    ] = DEFAULT_MAP_SEED,
     top_k: TopK = None,
 ) -> None:
     """Draw the library as a map (PNG or HTML).
 
     Papers placed by similarity, coloured by theme, labelled by citekey.
     """
-    from rag.services.mapping import MapRequest, draw_map
+    from rag.services.mapping import draw_map
+    from rag.services.requests import MapRequest
 
     with context() as ctx:
         result = draw_map(ctx, MapRequest(output, query, cite or [], seed, top_k))

@@ -2,7 +2,7 @@
 progress bars, and the Context each command hands to its service.
 
 Imports of the core are deferred into each command so ``rag --help`` stays fast
-(chromadb alone takes seconds to import).
+(the vector store's client alone takes seconds to import).
 """
 
 from __future__ import annotations

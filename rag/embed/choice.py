@@ -41,17 +41,6 @@ class EmbedderChoice:
     notice: str | None = None
 
 
-def download_to_chroma_cache() -> Path | None:
-    """Let Chroma fetch its default model into its cache; None when that fails (offline)."""
-    try:
-        from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
-
-        ONNXMiniLM_L6_V2()._download_model_if_not_exists()
-    except Exception:  # any failure here means "not available"; the caller explains
-        return None
-    return model_files_dir(chroma_cache_dir())
-
-
 def _download_unless_failed_recently(data_dir: Path, download: Downloader) -> Path | None:
     """Try the download, but not on every command while offline (each try can take seconds)."""
     marker = data_dir / DOWNLOAD_FAILED_MARKER
@@ -84,13 +73,13 @@ def choose_embedder(
     settings: Settings,
     *,
     cache_dir: Path | None = None,
-    download: Downloader | None = download_to_chroma_cache,
+    download: Downloader | None = None,
 ) -> EmbedderChoice:
     """The configured model, or None and a notice saying how to get it.
 
     ``cache_dir`` is Chroma's download folder (default: ``chroma_cache_dir()``); ``download``
-    fetches the model when it is neither configured nor cached; ``None`` never downloads
-    and never writes (``rag doctor``).
+    fetches the model when it is neither configured nor cached (rag.index.chroma.download_default_model);
+    ``None`` never downloads and never writes (``rag doctor``).
     """
     if not settings.dense_enabled:
         return EmbedderChoice(None)

@@ -9,8 +9,7 @@ import numpy as np
 
 from rag.config import Settings
 from rag.embed.types import Vectors
-from rag.llm.retry import explain, retry_policy
-from rag.llm.types import PLACEHOLDER_KEY
+from rag.endpoints import PLACEHOLDER_KEY, explain, retry_policy
 from rag.records import ProgressFn
 
 # Vectors from an endpoint are tagged "endpoint:<model>" so they never mix with local ones.

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
+from rag.embed.choice import chroma_cache_dir
+from rag.embed.onnx import model_files_dir
 from rag.errors import EmbeddingMismatchError, RagError, StoreError
 from rag.index.layout import DataDir
 from rag.index.units import Unit, split_unit_id
@@ -322,6 +324,17 @@ class VectorStore:
         distances = (result["distances"] or [[]])[0]
         return [(pid, 1.0 - float(d)) for pid, d in zip(result["ids"][0], distances, strict=True)]
 
+    def paper_vectors(self) -> dict[str, Vectors]:
+        """Each paper's own vector (not its passages'), by paper id."""
+        found: dict[str, Vectors] = {}
+        for page in self._pages(["embeddings"]):
+            embeddings = page["embeddings"]
+            assert embeddings is not None
+            for record_id, vector in zip(page["ids"], embeddings, strict=True):
+                if split_unit_id(record_id)[1] == 0:
+                    found[record_id] = vector
+        return found
+
     def papers(self) -> list[Paper]:
         """Every paper, its passages attached."""
         papers: list[Paper] = []
@@ -340,6 +353,18 @@ class VectorStore:
         with contextlib.suppress(Exception):  # absent already: nothing to drop
             self.client.delete_collection(self.name)
         self._collection = self._count = None
+
+
+def download_default_model() -> Path | None:
+    """Let Chroma fetch its default model (the one rag.embed.onnx runs) into Chroma's cache; None when that
+    fails (offline)."""
+    try:
+        from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
+
+        ONNXMiniLM_L6_V2()._download_model_if_not_exists()
+    except Exception:  # any failure here means "not available"; the caller explains
+        return None
+    return model_files_dir(chroma_cache_dir())
 
 
 def wipe_embedded_index(data_dir: Path) -> None:

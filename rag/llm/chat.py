@@ -1,7 +1,7 @@
 """The chat model: llama-index's OpenAI-compatible client over the openai SDK.
 
 Streaming, the on-disk response cache and token/cost accounting; retries come
-from rag.llm.retry. Works the same against OpenAI and any OpenAI-compatible
+from rag.endpoints. Works the same against OpenAI and any OpenAI-compatible
 server (Ollama, llama.cpp, vLLM, LM Studio).
 """
 
@@ -12,15 +12,13 @@ from collections.abc import Generator
 from typing import Any
 
 from rag.config import CitationProtocol, Settings
+from rag.endpoints import OPENAI_BASE_URL, PLACEHOLDER_KEY, explain, retry_policy
 from rag.errors import LLMError, RagError, SchemaRefusedError
 from rag.llm.cache import ResponseCache, cache_key
 from rag.llm.capabilities import EndpointMemory
 from rag.llm.pricing import cost
-from rag.llm.retry import explain, retry_policy
 from rag.llm.types import (
     CHARS_PER_TOKEN,
-    OPENAI_BASE_URL,
-    PLACEHOLDER_KEY,
     Completion,
     JsonSchema,
     OnToken,

@@ -9,9 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-OPENAI_BASE_URL = "https://api.openai.com/v1"
-# Local servers accept any key; the SDK insists on one.
-PLACEHOLDER_KEY = "not-needed"
 # A rough count when a server reports no usage (no tokenizer download offline).
 CHARS_PER_TOKEN = 4
 

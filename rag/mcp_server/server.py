@@ -152,7 +152,13 @@ def build_server(settings: Settings) -> MCPServer:
         ),
         log_level=LOG_LEVEL,
     )
-    default_k = settings.top_k
+    _add_question_tools(server, tools, settings.top_k)
+    _add_library_tools(server, tools)
+    return server
+
+
+def _add_question_tools(server: MCPServer, tools: RagTools, default_k: int) -> None:
+    """search and ask: the questions a client puts to the library."""
 
     @server.tool(annotations=READ_ONLY)
     def search(
@@ -187,6 +193,10 @@ def build_server(settings: Settings) -> MCPServer:
 
         return tools.call("ask", work)
 
+
+def _add_library_tools(server: MCPServer, tools: RagTools) -> None:
+    """show, bibtex and libraries: what is in the library, for reading and citing it."""
+
     @server.tool(annotations=READ_ONLY)
     def show(ref: Ref) -> CallToolResult:
         """One paper in full: title, authors, year, arXiv id, citekey, abstract, and the seed lists it came from."""
@@ -218,8 +228,6 @@ def build_server(settings: Settings) -> MCPServer:
             return result(payloads.collections_text(found), payloads.collections_payload(found))
 
         return tools.call("libraries", work)
-
-    return server
 
 
 def serve(settings: Settings) -> None:

@@ -17,6 +17,7 @@ from rag.embed.cached import CachedEmbedder
 from rag.embed.choice import EmbedderChoice, choose_embedder
 from rag.errors import InputError
 from rag.index.backend import Backend, backend_for
+from rag.index.chroma import download_default_model
 from rag.index.session import LibrarySession, Opener
 from rag.llm.types import ChatModel
 from rag.records import Notify, ProgressFn, silent
@@ -39,7 +40,7 @@ class Context:
 
     def embedding(self) -> EmbedderChoice:
         if self.embedder is None:
-            choice = choose_embedder(self.settings)
+            choice = choose_embedder(self.settings, download=download_default_model)
             if self.remember_embeddings and choice.embedder is not None:
                 choice = EmbedderChoice(CachedEmbedder(choice.embedder), choice.notice)
             self.embedder = choice

@@ -13,13 +13,13 @@ from rag.config import Settings
 from rag.embed.choice import choose_embedder, chroma_cache_dir, vector_collection
 from rag.embed.endpoint import ENDPOINT_MODEL_PREFIX
 from rag.embed.onnx import model_files_dir
+from rag.endpoints import OPENAI_BASE_URL
 from rag.errors import InputError, StoreError
 from rag.index.backend import Backend
 from rag.index.layout import DataDir
 from rag.index.lock import is_locked
 from rag.index.units import unit_count
 from rag.llm.cache import ResponseCache
-from rag.llm.types import OPENAI_BASE_URL
 from rag.redaction import mask
 from rag.services.context import Context
 from rag.services.results import DoctorReport, Status

@@ -6,6 +6,7 @@ server build requests before paying for any of it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,7 @@ from rag.records import Method
 DEFAULT_BEIR_SPLIT = "test"
 DEFAULT_SUMMARY_PAPERS = 40
 DEFAULT_DRAFT_PAPERS = 8
+DEFAULT_MAP_SEED = 0
 # The names of rag.formats.registry's defaults, here so that building a request loads no format.
 DEFAULT_DOCUMENT = "markdown"
 DEFAULT_EXPORT = "bibtex"
@@ -75,6 +77,33 @@ class SupportEvalRequest:
     verify_llm: bool = False
     limit: int | None = None  # the first N pairs only (a model as judge takes seconds per pair)
     cache: bool = True
+
+
+@dataclass(frozen=True)
+class MapRequest:
+    output: Path
+    query: str | None = None
+    cite: Sequence[str] = ()
+    seed: int = DEFAULT_MAP_SEED
+    k: int | None = None  # hits of --query to highlight; None: the configured top-k, as `rag search`
+
+    def validate(self) -> None:
+        """Fails before any work when the map cannot be drawn in that format or written there."""
+        from rag.mapping.output import RENDERERS
+
+        if self.output.suffix.lower() not in RENDERERS:
+            endings = " or ".join(RENDERERS)
+            raise InputError(f"cannot draw a map as '{self.output.name}': the output must end in {endings}")
+        folder = self.output.parent
+        if not folder.is_dir():
+            raise InputError(f"cannot write {self.output}: folder {folder} does not exist")
+        if self.output.is_dir():
+            raise InputError(f"cannot write {self.output}: it is a folder")
+        writable = os.access(self.output, os.W_OK) if self.output.exists() else os.access(folder, os.W_OK)
+        if not writable:
+            raise InputError(f"cannot write {self.output}: permission denied")
+        if self.query is not None:
+            SearchRequest(self.query, self.k).validate()
 
 
 # Model when configured, short answers, offline verification, cache on.

@@ -15,8 +15,10 @@ import hashlib
 import json
 import math
 from html import escape
+from string import Template
 
-from rag.writing.map_layout import HIGHLIGHT_COLOUR, MUST_CITE_COLOUR, LibraryMap, MapPoint
+from rag.mapping.picture import HIGHLIGHT_COLOUR, MUST_CITE_COLOUR, LibraryMap, MapPoint
+from rag.text import plural
 
 # SVG user units: the map is the unit square scaled to SIZE, inside a MARGIN.
 SIZE = 1000
@@ -172,13 +174,56 @@ def _circle(index: int, point: MapPoint, radius: float) -> str:
     return f'<circle class="{" ".join(classes)}" cx="{x}" cy="{y}" r="{r:g}" data-i="{index}"/>'
 
 
-def render_html(library_map: LibraryMap) -> str:
-    points, themes = library_map.points, library_map.themes
-    radius = min(RADIUS_MAX, max(RADIUS_MIN, RADIUS_SCALE / math.sqrt(len(points))))
-    order = sorted(range(len(points)), key=lambda i: points[i].marked)  # marked papers drawn on top
-    circles = "\n".join(_circle(i, points[i], radius) for i in order)
+# The page around the map; $names are filled by render_html (string.Template: the CSS and script keep their braces).
+PAGE = Template("""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="$policy">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>$heading</title>
+<style>$style</style>
+</head>
+<body>
+<header>
+<h1>$heading</h1>
+<p>$method. Hover a point for its paper, click to copy its citekey; wheel zooms, drag pans,
+double-click resets.</p>
+<input id="search" type="search" placeholder="Search titles, citekeys, years, first sentences"
+ aria-label="Search the papers"><span id="count"></span><span id="status" role="status"></span>
+</header>
+<main>
+<svg id="map" viewBox="0 0 $size $size" role="img" aria-label="$heading">
+<g>
+$circles
+</g>
+<g>
+$labels
+</g>
+</svg>
+<aside>
+<h2>Themes</h2>
+<ul>
+$legend
+</ul>
+<ul>
+$marks
+</ul>
+$notes
+</aside>
+</main>
+<div id="tip" hidden></div>
+<script type="application/json" id="map-data">$data</script>
+<script>$script</script>
+</body>
+</html>
+""")
+
+
+def _labels(library_map: LibraryMap, radius: float) -> list[str]:
+    """Citekeys beside their points; above LABEL_ALL_MAX papers, theme names where the themes sit instead."""
     labels = []
-    for index, point in enumerate(points):
+    for index, point in enumerate(library_map.points):
         if not (library_map.label_all or point.marked):
             continue
         x, y = _xy(point.x, point.y)
@@ -190,81 +235,63 @@ def render_html(library_map: LibraryMap) -> str:
             f'fill="{colour}">{escape(point.citekey)}</text>'
         )
     if not library_map.label_all:
-        for number, theme in enumerate(themes, start=1):
+        for number, theme in enumerate(library_map.themes, start=1):
             x, y = _xy(theme.x, theme.y)
             labels.append(
                 f'<text class="theme" x="{x:g}" y="{y:g}" font-size="{THEME_LABEL_SIZE}" text-anchor="middle" '
                 f'fill="{escape(theme.colour)}">{number}. {escape(theme.name)}</text>'
             )
+    return labels
+
+
+def _marks(library_map: LibraryMap) -> list[str]:
+    """Legend lines for the highlighted hits and the must-cite papers, when there are any."""
+    marks = []
+    if library_map.query is not None:
+        hits = sum(p.highlighted for p in library_map.points)
+        marks.append(
+            f'<li><span class="sw" style="border:2px solid {HIGHLIGHT_COLOUR}"></span>'
+            f"hits for “{escape(library_map.query)}” ({hits})</li>"
+        )
+    cited = sum(p.must_cite for p in library_map.points)
+    if cited:
+        marks.append(
+            f'<li><span class="sw" style="border:3px solid {MUST_CITE_COLOUR}"></span>must cite ({cited})</li>'
+        )
+    return marks
+
+
+def render_html(library_map: LibraryMap) -> str:
+    points, themes = library_map.points, library_map.themes
+    radius = min(RADIUS_MAX, max(RADIUS_MIN, RADIUS_SCALE / math.sqrt(len(points))))
+    order = sorted(range(len(points)), key=lambda i: points[i].marked)  # marked papers drawn on top
+    circles = "\n".join(_circle(i, points[i], radius) for i in order)
+    labels = _labels(library_map, radius)
     theme_css = "".join(f".t{n}{{fill:{theme.colour}}}" for n, theme in enumerate(themes))
     legend = "\n".join(
         f'<li><span class="sw" style="background:{escape(theme.colour)}"></span>{n}. {escape(theme.name)} '
         f"({theme.size})</li>"
         for n, theme in enumerate(themes, start=1)
     )
-    marks = []
-    if library_map.query is not None:
-        hits = sum(p.highlighted for p in points)
-        marks.append(
-            f'<li><span class="sw" style="border:2px solid {HIGHLIGHT_COLOUR}"></span>'
-            f"hits for “{escape(library_map.query)}” ({hits})</li>"
-        )
-    cited = sum(p.must_cite for p in points)
-    if cited:
-        marks.append(
-            f'<li><span class="sw" style="border:3px solid {MUST_CITE_COLOUR}"></span>must cite ({cited})</li>'
-        )
+    marks = _marks(library_map)
     notes = "".join(f"<p>{escape(note)}</p>" for note in [library_map.label_note(), *library_map.notes])
     data = {
         "fields": FIELDS,
         "themes": [theme.name for theme in themes],
         "points": [[p.citekey, p.title, p.year, p.first_sentence, p.theme] for p in points],
     }
-    heading = (
-        f"Library map: {len(points)} paper{'s' if len(points) != 1 else ''}, "
-        f"{len(themes)} theme{'s' if len(themes) != 1 else ''}"
+    heading = f"Library map: {plural(len(points), 'paper')}, {plural(len(themes), 'theme')}"
+    return PAGE.substitute(
+        policy=f"default-src 'none'; style-src 'unsafe-inline'; script-src '{_script_hash(SCRIPT)}'",
+        heading=escape(heading),
+        style=STYLE + theme_css,
+        method=escape(library_map.method),
+        size=SIZE,
+        circles=circles,
+        labels="\n".join(labels),
+        legend=legend,
+        marks="\n".join(marks),
+        notes=notes,
+        data=embed_json(data),
+        script=SCRIPT,
     )
-    policy = f"default-src 'none'; style-src 'unsafe-inline'; script-src '{_script_hash(SCRIPT)}'"
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{policy}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(heading)}</title>
-<style>{STYLE}{theme_css}</style>
-</head>
-<body>
-<header>
-<h1>{escape(heading)}</h1>
-<p>{escape(library_map.method)}. Hover a point for its paper, click to copy its citekey; wheel zooms, drag pans,
-double-click resets.</p>
-<input id="search" type="search" placeholder="Search titles, citekeys, years, first sentences"
- aria-label="Search the papers"><span id="count"></span><span id="status" role="status"></span>
-</header>
-<main>
-<svg id="map" viewBox="0 0 {SIZE} {SIZE}" role="img" aria-label="{escape(heading)}">
-<g>
-{circles}
-</g>
-<g>
-{chr(10).join(labels)}
-</g>
-</svg>
-<aside>
-<h2>Themes</h2>
-<ul>
-{legend}
-</ul>
-<ul>
-{chr(10).join(marks)}
-</ul>
-{notes}
-</aside>
-</main>
-<div id="tip" hidden></div>
-<script type="application/json" id="map-data">{embed_json(data)}</script>
-<script>{SCRIPT}</script>
-</body>
-</html>
-"""

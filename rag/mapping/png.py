@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import io
 import math
+from typing import TYPE_CHECKING
 
-from rag.writing.map_layout import HIGHLIGHT_COLOUR, MUST_CITE_COLOUR, LibraryMap
+from rag.mapping.picture import HIGHLIGHT_COLOUR, MUST_CITE_COLOUR, LibraryMap, MapPoint
+from rag.text import plural
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 A4_LANDSCAPE_INCHES = (11.69, 8.27)
 DPI = 200  # 2338 x 1654 px: print quality at A4
@@ -44,13 +50,9 @@ def _plain(text: str) -> str:
 
 
 def render_png(library_map: LibraryMap) -> bytes:
-    import textwrap
-
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-    from matplotlib.lines import Line2D
 
-    points, themes = library_map.points, library_map.themes
     figure = Figure(figsize=A4_LANDSCAPE_INCHES, dpi=DPI)
     FigureCanvasAgg(figure)
     axes = figure.add_axes(MAP_AXES)
@@ -58,7 +60,18 @@ def render_png(library_map: LibraryMap) -> bytes:
     axes.set_ylim(-MARGIN, 1 + MARGIN)
     axes.set_aspect("equal", adjustable="box")
     axes.set_axis_off()  # t-SNE/PCA axes have no units worth reading
+    _draw_points(axes, library_map)
+    _draw_labels(axes, library_map)
+    _draw_titles(figure, library_map)
+    _draw_legend(figure, library_map)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=DPI, facecolor="white")
+    return buffer.getvalue()
 
+
+def _draw_points(axes: Axes, library_map: LibraryMap) -> None:
+    """Every paper in its theme's colour; hits ringed, must-cite papers starred, on top."""
+    points, themes = library_map.points, library_map.themes
     area = min(POINT_AREA_MAX, max(POINT_AREA_MIN, POINT_AREA_SCALE / math.sqrt(len(points))))
     for number, theme in enumerate(themes):
         members = [p for p in points if p.theme == number]
@@ -66,28 +79,31 @@ def render_png(library_map: LibraryMap) -> bytes:
             [p.x for p in members], [p.y for p in members], s=area, c=theme.colour, alpha=POINT_ALPHA, linewidths=0
         )
     highlighted = [p for p in points if p.highlighted]
-    if highlighted:
-        axes.scatter(
-            [p.x for p in highlighted],
-            [p.y for p in highlighted],
-            s=MARKED_AREA,
-            c=[themes[p.theme].colour for p in highlighted],
-            edgecolors=HIGHLIGHT_COLOUR,
-            linewidths=EDGE_WIDTH,
-            zorder=3,
-        )
-    must_cite = [p for p in points if p.must_cite]
-    if must_cite:
-        axes.scatter(
-            [p.x for p in must_cite],
-            [p.y for p in must_cite],
-            s=MUST_CITE_AREA,
-            marker="*",
-            c=[themes[p.theme].colour for p in must_cite],
-            edgecolors=MUST_CITE_COLOUR,
-            linewidths=EDGE_WIDTH,
-            zorder=4,
-        )
+    _mark(axes, library_map, highlighted, MARKED_AREA, "o", HIGHLIGHT_COLOUR, layer=3)
+    _mark(axes, library_map, [p for p in points if p.must_cite], MUST_CITE_AREA, "*", MUST_CITE_COLOUR, layer=4)
+
+
+def _mark(
+    axes: Axes, library_map: LibraryMap, chosen: list[MapPoint], area: float, marker: str, edge: str, layer: int
+) -> None:
+    """``chosen`` points drawn again, larger and outlined in ``edge``, above the others."""
+    if not chosen:
+        return
+    colours = [library_map.themes[p.theme].colour for p in chosen]
+    axes.scatter(
+        [p.x for p in chosen],
+        [p.y for p in chosen],
+        s=area,
+        marker=marker,
+        c=colours,
+        edgecolors=edge,
+        linewidths=EDGE_WIDTH,
+        zorder=layer,
+    )
+
+
+def _draw_labels(axes: Axes, library_map: LibraryMap) -> None:
+    """Citekeys beside their points; above LABEL_ALL_MAX papers, theme names where the themes sit instead."""
     for point in library_map.labelled():
         axes.annotate(
             _plain(point.citekey),
@@ -99,44 +115,50 @@ def render_png(library_map: LibraryMap) -> bytes:
             color=MUST_CITE_COLOUR if point.must_cite else HIGHLIGHT_COLOUR,
             zorder=5,
         )
-    if not library_map.label_all:  # too many papers to label: name the themes where they sit instead
-        for number, theme in enumerate(themes, start=1):
-            axes.text(
-                theme.x,
-                theme.y,
-                f"{number}. {theme.name}",
-                fontsize=THEME_LABEL_SIZE,
-                fontweight="bold",
-                ha="center",
-                va="center",
-                bbox={**THEME_BOX, "edgecolor": theme.colour},
-                zorder=6,
-            )
+    if library_map.label_all:
+        return
+    for number, theme in enumerate(library_map.themes, start=1):
+        axes.text(
+            theme.x,
+            theme.y,
+            f"{number}. {theme.name}",
+            fontsize=THEME_LABEL_SIZE,
+            fontweight="bold",
+            ha="center",
+            va="center",
+            bbox={**THEME_BOX, "edgecolor": theme.colour},
+            zorder=6,
+        )
 
-    figure.text(
-        *TITLE_POSITION,
-        f"Library map: {len(points)} paper{'s' if len(points) != 1 else ''}, {len(themes)} "
-        f"theme{'s' if len(themes) != 1 else ''}",
-        fontsize=TITLE_SIZE,
-        fontweight="bold",
-        va="top",
-    )
+
+def _draw_titles(figure: Figure, library_map: LibraryMap) -> None:
+    papers, themes = len(library_map.points), len(library_map.themes)
+    title = f"Library map: {plural(papers, 'paper')}, {plural(themes, 'theme')}"
+    figure.text(*TITLE_POSITION, title, fontsize=TITLE_SIZE, fontweight="bold", va="top")
     figure.text(*SUBTITLE_POSITION, _plain(library_map.method), fontsize=SUBTITLE_SIZE, va="top")
+
+
+def _draw_legend(figure: Figure, library_map: LibraryMap) -> None:
+    """The themes with their sizes, what the marks mean, and the notes, in the column right of the map."""
+    import textwrap
+
+    from matplotlib.lines import Line2D
 
     handles: list[Line2D] = [
         Line2D([], [], marker="o", linestyle="", color=theme.colour, label=f"{n}. {theme.name} ({theme.size})")
-        for n, theme in enumerate(themes, start=1)
+        for n, theme in enumerate(library_map.themes, start=1)
     ]
     if library_map.query is not None:
-        label = f"hits for “{_plain(library_map.query)}” ({len(highlighted)})"
+        hits = sum(1 for p in library_map.points if p.highlighted)
+        label = f"hits for “{_plain(library_map.query)}” ({hits})"
         handles.append(
             Line2D([], [], marker="o", linestyle="", color="white", markeredgecolor=HIGHLIGHT_COLOUR, label=label)
         )
-    if must_cite:
+    if must_cite := sum(1 for p in library_map.points if p.must_cite):
         handles.append(
             Line2D(
                 [], [], marker="*", linestyle="", markersize=10, color="white", markeredgecolor=MUST_CITE_COLOUR,
-                label=f"must cite ({len(must_cite)})",
+                label=f"must cite ({must_cite})",
             )
         )  # fmt: skip
     figure.legend(
@@ -151,7 +173,3 @@ def render_png(library_map: LibraryMap) -> bytes:
     notes = [library_map.label_note(), *library_map.notes]
     wrapped = "\n".join(textwrap.fill(_plain(note), NOTE_WIDTH_CHARS) for note in notes)
     figure.text(*NOTE_POSITION, wrapped, fontsize=NOTE_SIZE, va="bottom", color="#444444")
-
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=DPI, facecolor="white")
-    return buffer.getvalue()

@@ -1,4 +1,5 @@
-"""The one retry policy for calls to model endpoints (chat and embeddings), and what a failure means.
+"""OpenAI-compatible endpoints, for chat (rag.llm) and embeddings (rag.embed) alike: the one retry
+policy for calls to them, and what a failure means.
 
 The openai SDK's own retries are off everywhere (``max_retries=0``), so this is
 the only policy a user sees: tenacity, honouring ``Retry-After``, never retrying
@@ -16,11 +17,13 @@ from typing import TYPE_CHECKING
 
 from rag.config import Settings
 from rag.errors import LLMError
-from rag.llm.types import OPENAI_BASE_URL
 
 if TYPE_CHECKING:
     from tenacity import RetryCallState, Retrying
 
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+# Local servers accept any key; the SDK insists on one.
+PLACEHOLDER_KEY = "not-needed"
 # Backoff when the server gives no Retry-After: exponential from RAG_LLM_BACKOFF_SECONDS, with jitter.
 RETRY_MAX_WAIT_SECONDS = 20.0
 # A Retry-After longer than this is not waited for: the attempt budget would run out anyway.

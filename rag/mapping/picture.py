@@ -1,7 +1,7 @@
 """The picture of a library as plain records: what `rag map` computes and its renderers draw.
 
-Kept in ``rag.writing`` so the renderers (map_png, map_html) need nothing from
-the services that build it (rag.services.mapping).
+The renderers (rag.mapping.png, rag.mapping.html) read only these; rag.mapping.layout
+builds them from papers and their vectors.
 """
 
 from __future__ import annotations
