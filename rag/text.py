@@ -50,11 +50,13 @@ def _strip_acronym_plural(word: str, stem: str) -> str:
     return stem
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
+# Where one sentence ends and the next begins: after . ! or ? and space, before a capital, a digit, a bracket
+# (a citation such as "[2] shows ...") or an opening quote.
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\[(\"'])")
 
 
 def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    return [s.strip() for s in SENTENCE_BREAK.split(text) if s.strip()]
 
 
 def term_coverage(question: str, text: str) -> float:

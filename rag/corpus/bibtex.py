@@ -5,12 +5,11 @@ from __future__ import annotations
 import logging
 import re
 
-from rag.corpus.identity import content_id, normalize_text
+from rag.corpus.identity import arxiv_in, arxiv_value, content_id, normalize_text
 from rag.errors import InputError
 from rag.records import Paper
 
 ARXIV_FIELDS = ("eprint", "arxiv", "arxivid")
-_ARXIV_ID = re.compile(r"(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?")
 
 
 def _author(name: object) -> str:
@@ -22,11 +21,9 @@ def _author(name: object) -> str:
 
 def _arxiv(fields: dict[str, str]) -> str | None:
     for name in ARXIV_FIELDS:
-        if match := _ARXIV_ID.search(fields.get(name, "")):
-            return match.group(1)
-    if match := re.search(r"arxiv\.org/abs/([^\s}]+)", fields.get("url", "")):
-        return match.group(1)
-    return None
+        if found := arxiv_value(fields.get(name, "")) or arxiv_in(fields.get(name, "")):
+            return found
+    return arxiv_in(fields.get("url", ""))
 
 
 def parse_bibtex(text: str, file_name: str) -> tuple[list[Paper], list[str]]:

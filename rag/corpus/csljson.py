@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rag.corpus.identity import TRUNCATION_MARK, content_id, normalize_text
+from rag.corpus.identity import TRUNCATION_MARK, arxiv_in, arxiv_value, content_id, normalize_text
 from rag.errors import InputError
 from rag.records import Paper
 
@@ -80,10 +80,7 @@ OTHER_EXPORT_FIELDS = frozenset(
 )
 # CSL's rich-text markup in titles and abstracts (<i>, <b>, <sup>, <sub>, <span class="nocase">...).
 _CSL_MARKUP = re.compile(r"</?(?:i|b|sup|sub|span)(?:\s[^>]*)?>", re.I)
-_ARXIV_ID = r"(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
 # arXiv ids where CSL exports put them: number "arXiv:ID", URL .../abs/ID, DOI 10.48550/arXiv.ID.
-_ARXIV_REF = re.compile(rf"arxiv(?:\.org/(?:abs|pdf)/|:\s*|\.){_ARXIV_ID}", re.I)
-_BARE_ARXIV = re.compile(rf"^{_ARXIV_ID}$", re.I)
 _ARXIV_FIELDS = ("number", "URL", "DOI", "archive_location", "note")
 # A citekey cannot hold whitespace or the characters that end a BibTeX key or a \cite{} list.
 _BAD_KEY_CHARS = re.compile(r"[\s,{}()\"#%'=\\]")
@@ -146,13 +143,13 @@ def _year(issued: object) -> int | None:
 
 def _arxiv(item: Mapping[str, Any]) -> str | None:
     for name in _ARXIV_FIELDS:
-        if isinstance(item.get(name), str) and (match := _ARXIV_REF.search(item[name])):
-            return match.group(1)
+        if isinstance(item.get(name), str) and (found := arxiv_in(item[name])):
+            return found
     repository = " ".join(str(item.get(name, "")) for name in ("publisher", "archive", "container-title"))
     for name in ("number", "archive_location", "id"):  # a bare id, where the item says it is on arXiv
         value = str(item.get(name, "")).strip()
-        if (name == "id" or "arxiv" in repository.lower()) and (match := _BARE_ARXIV.match(value)):
-            return match.group(1)
+        if (name == "id" or "arxiv" in repository.lower()) and (found := arxiv_value(value)):
+            return found
     return None
 
 

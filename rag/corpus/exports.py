@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from rag.corpus.identity import content_id, normalize_text
+from rag.corpus.identity import arxiv_value, content_id, normalize_text
 from rag.errors import InputError
 from rag.records import Paper
 
@@ -28,9 +28,6 @@ DEFAULT_FIELDS: dict[str, tuple[str, ...]] = {
     "key": ("citekey", "key", "bibtex_key"),
 }
 FIELDS = tuple(DEFAULT_FIELDS)
-_ARXIV_ID = re.compile(
-    r"^(?:arxiv:|https?://arxiv\.org/abs/)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$", re.I
-)
 
 
 def parse_mapping(pairs: list[str]) -> dict[str, str]:
@@ -101,7 +98,6 @@ def row_to_paper(row: Mapping[str, Any], file_name: str, number: int, mapping: M
     if not title and not abstract:
         return None
     authors = _authors(_value(row, "authors", mapping))
-    arxiv_match = _ARXIV_ID.match(str(_value(row, "arxiv", mapping) or "").strip())
     doi = str(_value(row, "doi", mapping) or "").removeprefix("https://doi.org/") or None
     return Paper(
         id=content_id(abstract or f"{title}\n{'; '.join(authors)}"),
@@ -109,7 +105,7 @@ def row_to_paper(row: Mapping[str, Any], file_name: str, number: int, mapping: M
         title=title,
         authors=authors,
         year=_year(_value(row, "year", mapping)),
-        arxiv=arxiv_match.group(1) if arxiv_match else None,
+        arxiv=arxiv_value(str(_value(row, "arxiv", mapping) or "")),
         doi=doi,
         citekey=str(_value(row, "key", mapping) or ""),
         sources=[f"{file_name}#{number}"],

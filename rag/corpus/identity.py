@@ -40,6 +40,26 @@ _CITEKEY_SKIP_WORDS = frozenset(
 )
 
 
+# An arXiv identifier, new style (2206.01288) or old (hep-th/9901001, math.GT/0309136); the version dropped.
+_ARXIV_ID = r"(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
+# Where exports write one inside other text: arXiv:ID, arxiv.org/abs/ID (or /pdf/), DOI 10.48550/arXiv.ID.
+_ARXIV_REFERENCE = re.compile(rf"arxiv(?:\.org/(?:abs|pdf)/|:\s*|\.){_ARXIV_ID}", re.I)
+# A field holding the identifier alone, possibly with one of those prefixes.
+_ARXIV_VALUE = re.compile(rf"(?:arxiv:\s*|https?://arxiv\.org/(?:abs|pdf)/)?{_ARXIV_ID}", re.I)
+
+
+def arxiv_in(text: str) -> str | None:
+    """The arXiv id named inside ``text`` (arXiv:ID, an arxiv.org address, an arXiv DOI), without its version."""
+    match = _ARXIV_REFERENCE.search(text)
+    return match.group(1) if match else None
+
+
+def arxiv_value(text: str) -> str | None:
+    """``text`` as an arXiv id when that is all it holds (a prefix allowed), without its version."""
+    match = _ARXIV_VALUE.fullmatch(text.strip())
+    return match.group(1) if match else None
+
+
 def normalize_text(text: str) -> str:
     """Unicode NFC and single spaces: the form that is hashed and indexed."""
     return re.sub(r"\s+", " ", unicodedata.normalize("NFC", text)).strip()

@@ -22,7 +22,7 @@ from rag.records import Paper, ProgressFn, SeedList
 RECORD_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv")
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 SUPPORTED_SUFFIXES = (*TEXT_SUFFIXES, ".bib", ".pdf", *RECORD_SUFFIXES)
-SUPPORTED = "seed-list/plain .txt, .md, .bib, .jsonl, .json, .csv, .tsv, .pdf"
+SUPPORTED = ", ".join(SUPPORTED_SUFFIXES)
 # How much of a file is sniffed for NUL bytes to call it binary.
 BINARY_SNIFF_BYTES = 8192
 

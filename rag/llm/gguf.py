@@ -68,7 +68,6 @@ class LocalModel:
     # any CORS origin) cannot use the model while rag runs.
     api_key: str
     threads: int
-    seconds_to_start: float
 
 
 # One server per process and per GGUF file; the xllamacpp Server object lives as long as its entry.
@@ -146,7 +145,6 @@ def start(
         params.cpuparams_batch.n_threads = threads
         params.api_keys = [key]
         params.verbosity = QUIET_VERBOSITY
-        began = time.monotonic()
         try:
             server = xllamacpp.Server(params)
         except RuntimeError:
@@ -162,7 +160,7 @@ def start(
                 f"llama.cpp loaded {path} but its server did not answer on {address} within {timeout:.0f} s; "
                 "check that nothing blocks loopback connections, then run the command again"
             )
-        local = LocalModel(resolved, f"{address}/v1", alias, key, threads, time.monotonic() - began)
+        local = LocalModel(resolved, f"{address}/v1", alias, key, threads)
         _servers[resolved] = (local, server)
         return local
 

@@ -65,14 +65,6 @@ class DroppedSentence:
     reason: str
 
 
-@dataclass
-class CitedText:
-    text: str
-    papers: list[Paper]  # papers[i] is cited as [i + 1]
-    sentences: list[CitedSentence] = field(default_factory=list)
-    removed: list[int] = field(default_factory=list)  # numbers the model invented
-
-
 class AnswerMode(StrEnum):
     LLM = "llm"
     EXTRACTIVE = "extractive"
