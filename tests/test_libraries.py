@@ -70,3 +70,18 @@ def test_readers_run_side_by_side_right_after_the_first_indexing(tmp_path: Path)
     assert [code for code, _, _ in outcomes] == [0] * PARALLEL_READERS, [err for _, _, err in outcomes]
     assert all(json.loads(out)["hits"] for _, out, _ in outcomes)
     assert sum("first run" in err for _, _, err in outcomes) == 1, "one process seeds, the others wait and read"
+
+
+def test_the_storage_backend_is_a_seam_a_context_can_be_given(tmp_path: Path, no_model: Path) -> None:
+    """Context builds its backend from the settings unless one is given; every command then uses that one."""
+    from rag.config import load_settings
+    from rag.index.backend import EmbeddedBackend
+    from rag.index.layout import DataDir
+    from rag.services.context import Context
+    from rag.services.read import papers
+
+    elsewhere = DataDir(tmp_path / "elsewhere")
+    settings = load_settings()
+    listing = papers(Context(settings, backend=EmbeddedBackend(elsewhere)))
+    assert len(listing.papers) == 39
+    assert elsewhere.catalog("papers").exists() and not settings.data_dir.exists()

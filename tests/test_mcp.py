@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from conftest import needs_model
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CallToolResult
@@ -156,3 +157,26 @@ def test_a_missing_library_is_an_error_not_an_empty_answer(seeded: Path, tmp_pat
         assert "nope" not in {c["name"] for c in libraries.structured_content["collections"]}  # nothing was created
 
     serve(tmp_path, session, "--collection", "nope")  # the global options apply as for any command
+
+
+@needs_model
+def test_papers_another_process_ingests_are_found_by_meaning_on_the_next_call(seeded: Path, tmp_path: Path) -> None:
+    """Embedded Chroma keeps its vector index in memory: the server must notice another process's write."""
+    note = tmp_path / "note.md"
+    note.write_text(
+        "# Photosynthesis in deep-sea vents\n\nChemosynthetic bacteria fix carbon near hydrothermal vents.\n",
+        encoding="utf-8",
+    )
+
+    async def session(client: Client) -> None:
+        before = await client.call_tool("search", {"query": "bacteria living near hydrothermal vents", "k": 1})
+        assert before.structured_content is not None
+        assert before.structured_content["hits"][0]["title"] != "Photosynthesis in deep-sea vents"
+        done = subprocess.run([sys.executable, "-m", "rag", "ingest", str(note)], capture_output=True, env=os.environ)
+        assert done.returncode == 0, done.stderr
+        after = await client.call_tool("search", {"query": "microbes at undersea volcanic springs", "k": 1})
+        assert after.structured_content is not None
+        (hit,) = after.structured_content["hits"]
+        assert hit["title"] == "Photosynthesis in deep-sea vents" and hit["relevance"] is not None
+
+    serve(tmp_path, session)
