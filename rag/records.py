@@ -11,7 +11,21 @@ from enum import StrEnum
 from typing import Any
 
 # What describes a paper, as opposed to its text and where it was read (see Paper.adopt_metadata).
-DESCRIPTIVE_FIELDS = ("title", "authors", "year", "arxiv", "doi", "bibtex")
+DESCRIPTIVE_FIELDS = (
+    "title",
+    "authors",
+    "year",
+    "arxiv",
+    "doi",
+    "bibtex",
+    "venue",
+    "volume",
+    "issue",
+    "pages",
+    "publisher",
+    "url",
+    "item_type",
+)
 
 
 @dataclass
@@ -52,6 +66,25 @@ class Paper:
     bibtex: str | None = None
     # The full text (a PDF's body) in passages; empty when only the abstract is known.
     passages: list[Passage] = field(default_factory=list)
+    # What a bibliography needs, as the source gave it: journal, proceedings or book it appeared in
+    # (``venue``), its volume, issue, pages and publisher, a URL.
+    venue: str | None = None
+    volume: str | None = None
+    issue: str | None = None
+    pages: str | None = None
+    publisher: str | None = None
+    url: str | None = None
+    # The kind of work in CSL's terms ("article-journal", "paper-conference", "book", "thesis", ...).
+    item_type: str | None = None
+    # Every other citekey a source ever gave this paper: each still resolves to it (a \cite must never break).
+    aliases: list[str] = field(default_factory=list)
+    # The reference manager's collections (Zotero) the paper is filed in.
+    collections: list[str] = field(default_factory=list)
+
+    @property
+    def keys(self) -> list[str]:
+        """Every citekey that names this paper: the primary one first, then its aliases."""
+        return [self.citekey, *(key for key in self.aliases if key != self.citekey)]
 
     @property
     def first_author(self) -> str | None:

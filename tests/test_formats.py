@@ -103,7 +103,7 @@ def test_jsonl_exports_of_arxiv_openalex_and_semantic_scholar(tmp_path: Path) ->
     assert hexi.no_abstract and hexi.arxiv == "2605.07569"
     assert result.warnings == [
         "export.jsonl:4: no title or abstract, skipped",
-        "export.jsonl: 1 row has no abstract and is indexed by title only",
+        "export.jsonl: 1 entry has no abstract and is searched by title only",
     ]
 
 
@@ -241,6 +241,6 @@ def test_a_csv_without_abstracts_says_so(tmp_path: Path) -> None:
     result = load_paths([tmp_path / "titles.csv"])
     assert len(result.papers) == 2
     assert result.warnings == [
-        "titles.csv: no abstract column (columns: title, year); its 2 papers are indexed by title only; "
-        "map one with --field abstract=COLUMN"
+        "titles.csv: no abstract column (columns: title, year); map one with --field abstract=COLUMN",
+        "titles.csv: none of its 2 entries has an abstract; they are searched by title only",
     ]

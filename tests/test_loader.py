@@ -81,3 +81,25 @@ def test_reading_a_folder_reports_progress(tmp_path: Path) -> None:
     result = load_paths([tmp_path], progress=lambda what, done, total: seen.append((what, done, total)))
     assert len(result.papers) == 3
     assert seen == [("reading files", n, 3) for n in range(4)], "from none read to all read"
+
+
+def test_a_huge_one_line_file_is_cut_to_bounded_abstract_and_key(tmp_path: Path) -> None:
+    """A 20 MB line once became one paper with a 20-million-character citekey and slowed every search."""
+    from rag.corpus.loader import MAX_ABSTRACT_CHARS, MAX_CITEKEY_CHARS
+
+    (tmp_path / "dump.txt").write_text("x" * 20_000_000 + "\n", encoding="utf-8")
+    result = load_paths([tmp_path / "dump.txt"])
+    (paper,) = result.papers.values()
+    assert len(paper.text) == MAX_ABSTRACT_CHARS + 1 and paper.text.endswith("…") and paper.truncated
+    assert "dump.txt#1: abstract of 20,000,000 characters cut to 20,000" in result.warnings
+    from rag.corpus.identity import assign_citekeys
+
+    assign_citekeys([paper])
+    assert len(paper.citekey) <= MAX_CITEKEY_CHARS
+
+
+def test_a_key_too_long_to_be_typed_is_replaced_and_said(tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text("@article{" + "k" * 200 + ",\n title = {Sparse experts},\n}\n")
+    result = load_paths([tmp_path / "refs.bib"])
+    (paper,) = result.papers.values()
+    assert paper.citekey == "" and any("citekey of 200 characters is not kept" in w for w in result.warnings)

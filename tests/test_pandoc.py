@@ -208,6 +208,7 @@ def test_csl_json_ingest_keeps_good_items_and_warns_about_bad_ones(tmp_path: Pat
         "zotero.json:item 4: not a JSON object, skipped",
         "zotero.json:item 5: duplicate id 'doe2020power', kept the first",
         "zotero.json:item 6: id 'has space' cannot be a citekey (spaces or ,{}()\"#%'=\\), rag gives it one",
+        "zotero.json: 2 entries have no abstract and are searched by title only",
     ]
 
 

@@ -173,13 +173,6 @@ def parse_records(text: str, file_name: str, suffix: str, mapping: Mapping[str, 
             f"{file_name}: no row with a title or abstract (columns: {found}); map them with --field title=COLUMN"
             + reasons
         )
-    title_only = sum(1 for p in papers if p.no_abstract)
-    if title_only == len(papers):
-        warnings.append(
-            f"{file_name}: no abstract column (columns: {found}); its {len(papers)} papers are indexed by title "
-            "only; map one with --field abstract=COLUMN"
-        )
-    elif title_only:
-        rows = "1 row has no abstract and is" if title_only == 1 else f"{title_only} rows have no abstract and are"
-        warnings.append(f"{file_name}: {rows} indexed by title only")
+    if all(p.no_abstract for p in papers):  # the loader says they are searched by title; this says how to fix it
+        warnings.append(f"{file_name}: no abstract column (columns: {found}); map one with --field abstract=COLUMN")
     return papers, warnings

@@ -13,6 +13,10 @@ ID_PREFIX = "p"
 ID_HEX_CHARS = 12
 TRUNCATION_MARK = "…"
 LETTER_SUFFIXES = 26
+# A key longer than this is no key a person typed (a whole line of a file taken as a name): rag gives another.
+MAX_CITEKEY_CHARS = 64
+# The author and the title word of a generated key are cut to this, so a key stays readable and bounded.
+KEY_PART_CHARS = 24
 # Title words that make poor citekey stems.
 _CITEKEY_SKIP_WORDS = frozenset(
     [
@@ -95,7 +99,7 @@ def citekey_stem(paper: Paper) -> str:
     word_source = paper.title or paper.text
     words = [_letters(w) for w in re.split(r"[\s:/-]+", word_source)]
     word = next((w for w in words if w and w not in _CITEKEY_SKIP_WORDS), "")
-    return f"{author or 'anon'}{year}{word}"
+    return f"{(author or 'anon')[:KEY_PART_CHARS]}{year}{word[:KEY_PART_CHARS]}"
 
 
 def resolve_key_clashes(papers: Iterable[Paper], newcomers: set[str]) -> list[str]:

@@ -9,22 +9,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rag.corpus.bibtex import parse_bibtex
-from rag.corpus.csljson import read_csl_json
-from rag.corpus.exports import parse_records
+from rag.corpus.identity import MAX_CITEKEY_CHARS
 from rag.corpus.merging import merge_paper
-from rag.corpus.pdf import parse_pdf
-from rag.corpus.plaintext import parse_text_document
-from rag.corpus.seeds import METADATA_FILE, Metadata, is_seed_list, parse_metadata, parse_seed_list
+from rag.corpus.readers import READERS, ReadOptions
+from rag.corpus.seeds import METADATA_FILE
+from rag.corpus.textfile import read_text_file
 from rag.errors import InputError
 from rag.records import Paper, ProgressFn, SeedList
 
-RECORD_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv")
-TEXT_SUFFIXES = (".txt", ".md", ".markdown")
-SUPPORTED_SUFFIXES = (*TEXT_SUFFIXES, ".bib", ".pdf", *RECORD_SUFFIXES)
-SUPPORTED = ", ".join(SUPPORTED_SUFFIXES)
-# How much of a file is sniffed for NUL bytes to call it binary.
-BINARY_SNIFF_BYTES = 8192
+SUPPORTED = ", ".join(READERS)
+# An abstract longer than this is a whole paper or a broken export: it is cut, and said so.
+MAX_ABSTRACT_CHARS = 20_000
+
+__all__ = ["MAX_ABSTRACT_CHARS", "MAX_CITEKEY_CHARS", "SUPPORTED", "LoadResult", "load_paths", "read_text_file"]
 
 
 @dataclass
@@ -33,25 +30,6 @@ class LoadResult:
     lists: list[SeedList] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     files_read: int = 0
-
-
-def read_text_file(path: Path) -> str:
-    """The file as text, or an ``InputError`` saying why it is not usable text."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    if not data.strip():
-        raise InputError(f"{path}: file is empty")
-    if b"\x00" in data[:BINARY_SNIFF_BYTES]:
-        raise InputError(f"{path}: binary file, not text")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
-            f"re-save it as UTF-8, e.g. iconv -f latin1 -t utf-8"
-        ) from None
 
 
 def _expand(paths: Sequence[Path]) -> list[Path]:
@@ -74,35 +52,27 @@ def _expand(paths: Sequence[Path]) -> list[Path]:
     return list(dict.fromkeys(files))
 
 
-def _metadata_for(folder: Path, cache: dict[Path, Metadata]) -> Metadata:
-    if folder not in cache:
-        tsv = folder / METADATA_FILE
-        cache[folder] = parse_metadata(read_text_file(tsv), str(tsv)) if tsv.is_file() else {}
-    return cache[folder]
+def _within_limits(paper: Paper, warnings: list[str]) -> None:
+    """No record may be big enough to slow every later search: long abstracts are cut, keys bounded."""
+    where = paper.sources[0] if paper.sources else paper.id
+    if len(paper.text) > MAX_ABSTRACT_CHARS:
+        warnings.append(f"{where}: abstract of {len(paper.text):,} characters cut to {MAX_ABSTRACT_CHARS:,}")
+        paper.text = paper.text[:MAX_ABSTRACT_CHARS].rstrip() + "…"
+        paper.truncated = True
+    if len(paper.citekey) > MAX_CITEKEY_CHARS:
+        warnings.append(f"{where}: citekey of {len(paper.citekey):,} characters is not kept; rag gives it one")
+        paper.citekey = ""
 
 
-def _read_one(
-    file: Path, metadata_cache: dict[Path, Metadata], mapping: Mapping[str, str], full_text: bool
-) -> tuple[SeedList, list[Paper], list[str]]:
-    """One file's papers, by format; raises InputError when the whole file is unusable."""
-    suffix = file.suffix.lower()
-    if suffix == ".pdf":
-        return SeedList(file.name, file.name), [parse_pdf(file, file.name, full_text)], []
-    text = read_text_file(file)
-    if suffix == ".bib":
-        papers, warnings = parse_bibtex(text, file.name)
-        return SeedList(file.name, file.name), papers, warnings
-    # A .json list of CSL items (Zotero, Pandoc) is read for its ids as citekeys; other JSON is an export.
-    if suffix == ".json" and (csl := read_csl_json(text, file.name)) is not None:
-        papers, warnings = csl
-        return SeedList(file.name, file.name), papers, warnings
-    if suffix in RECORD_SUFFIXES:
-        papers, warnings = parse_records(text, file.name, suffix, mapping)
-        return SeedList(file.name, file.name), papers, warnings
-    if suffix == ".txt" and is_seed_list(text):
-        seed_list, papers = parse_seed_list(text, file.name, _metadata_for(file.parent, metadata_cache))
-        return seed_list, papers, []
-    return SeedList(file.name, file.name), [parse_text_document(text, file.name)], []
+def _title_only(file: Path, papers: Sequence[Paper]) -> str | None:
+    """One line for a file whose entries have no abstract: they are found by title, never quoted as evidence."""
+    missing = sum(1 for p in papers if p.no_abstract)
+    if not missing:
+        return None
+    if missing == len(papers) > 1:
+        return f"{file.name}: none of its {len(papers)} entries has an abstract; they are searched by title only"
+    entries = "1 entry has no abstract and is" if missing == 1 else f"{missing} entries have no abstract and are"
+    return f"{file.name}: {entries} searched by title only"
 
 
 def load_paths(
@@ -117,25 +87,30 @@ def load_paths(
     Raises ``InputError`` when a path is missing or when no file yielded a paper.
     """
     result = LoadResult()
-    metadata_cache: dict[Path, Metadata] = {}
+    options = ReadOptions(mapping or {}, full_text)
     files = _expand(list(paths))
     for done, file in enumerate(files):
         if progress is not None:  # a folder of long PDFs takes a while before anything is embedded
             progress("reading files", done, len(files))
         if file.name == METADATA_FILE:
             continue
-        if file.suffix.lower() not in SUPPORTED_SUFFIXES:
+        reader = READERS.get(file.suffix.lower())
+        if reader is None:
             result.warnings.append(f"skipped {file}: unsupported file type (supported: {SUPPORTED})")
             continue
         try:
-            seed_list, papers, warnings = _read_one(file, metadata_cache, mapping or {}, full_text)
+            read = reader(file, options)
         except InputError as exc:
             result.warnings.append(f"skipped {exc}")
             continue
-        result.warnings.extend(warnings)
+        result.warnings.extend(read.warnings)
+        for paper in read.papers:
+            _within_limits(paper, result.warnings)
+        if (title_only := _title_only(file, read.papers)) is not None:
+            result.warnings.append(title_only)
         result.files_read += 1
-        result.lists.append(seed_list)
-        for paper in papers:
+        result.lists.append(read.seed_list)
+        for paper in read.papers:
             merge_paper(result.papers, paper)
     if progress is not None:
         progress("reading files", len(files), len(files))

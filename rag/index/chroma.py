@@ -43,7 +43,9 @@ PAGE_KEY = "rag_page"
 # settle it by this order (rag.index.server_citekeys).
 WRITTEN_KEY = "rag_written"
 # JSON-encoded list fields: Chroma metadata values are flat scalars.
-_LIST_FIELDS = ("authors", "sources", "lists")
+_LIST_FIELDS = ("authors", "sources", "lists", "aliases", "collections")
+# Optional text fields, stored only when the paper has them.
+_TEXT_FIELDS = ("title", "arxiv", "doi", "bibtex", "venue", "volume", "issue", "pages", "publisher", "url", "item_type")
 
 
 @contextlib.contextmanager
@@ -62,18 +64,13 @@ def chroma_errors(action: str) -> Iterator[None]:
 
 def paper_metadata(paper: Paper) -> dict[str, str | int | bool]:
     meta: dict[str, str | int | bool] = {"citekey": paper.citekey, "truncated": paper.truncated}
-    if paper.title:
-        meta["title"] = paper.title
+    for name in _TEXT_FIELDS:
+        if value := getattr(paper, name):
+            meta[name] = value
     if paper.year is not None:
         meta["year"] = paper.year
-    if paper.arxiv:
-        meta["arxiv"] = paper.arxiv
-    if paper.doi:
-        meta["doi"] = paper.doi
     if paper.no_abstract:
         meta["no_abstract"] = True
-    if paper.bibtex:
-        meta["bibtex"] = paper.bibtex
     for name in _LIST_FIELDS:
         meta[name] = json.dumps(getattr(paper, name), ensure_ascii=False)
     return meta
@@ -100,18 +97,16 @@ def record_from_chroma(record_id: str, document: str, meta: dict[str, Any]) -> P
     if PARENT_KEY in meta:
         page = meta.get(PAGE_KEY)
         return Passage(n=int(meta[PASSAGE_KEY]), text=document, page=int(page) if page is not None else None)
+    fields: dict[str, Any] = {name: meta.get(name) for name in _TEXT_FIELDS}
+    fields.update({name: json.loads(str(meta.get(name, "[]"))) for name in _LIST_FIELDS})
     return Paper(
         id=record_id,
         text=document,
-        title=meta.get("title"),
         year=meta.get("year"),
-        arxiv=meta.get("arxiv"),
         citekey=str(meta.get("citekey", "")),
         truncated=bool(meta.get("truncated", False)),
-        doi=meta.get("doi"),
         no_abstract=bool(meta.get("no_abstract", False)),
-        bibtex=meta.get("bibtex"),
-        **{name: json.loads(str(meta.get(name, "[]"))) for name in _LIST_FIELDS},
+        **fields,
     )
 
 

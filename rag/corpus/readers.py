@@ -1,0 +1,109 @@
+"""Which reader reads a file: one table by ending, and for text files that many formats share (.txt),
+sniffers that look at what the file holds. Adding a format is one reader and one table entry.
+
+A reader returns the file's papers and a warning (``file:line``) per entry it could not use, or raises
+``InputError`` when nothing in the file is usable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rag.corpus.bibtex import parse_bibtex
+from rag.corpus.csljson import read_csl_json
+from rag.corpus.exports import parse_records
+from rag.corpus.pdf import parse_pdf
+from rag.corpus.plaintext import parse_text_document
+from rag.corpus.seeds import METADATA_FILE, Metadata, is_seed_list, parse_metadata, parse_seed_list
+from rag.corpus.textfile import read_text_file
+from rag.records import Paper, SeedList
+
+
+@dataclass
+class ReadOptions:
+    mapping: Mapping[str, str] = field(default_factory=dict)  # --field NAME=COLUMN for record exports
+    full_text: bool = True  # a PDF's body as passages
+    _metadata: dict[Path, Metadata] = field(default_factory=dict)
+
+    def metadata_for(self, folder: Path) -> Metadata:
+        """The papers.tsv beside seed lists, read once per folder."""
+        if folder not in self._metadata:
+            tsv = folder / METADATA_FILE
+            self._metadata[folder] = parse_metadata(read_text_file(tsv), str(tsv)) if tsv.is_file() else {}
+        return self._metadata[folder]
+
+
+@dataclass
+class FileRead:
+    seed_list: SeedList
+    papers: list[Paper]
+    warnings: list[str] = field(default_factory=list)
+
+
+Reader = Callable[[Path, ReadOptions], FileRead]
+# A text format recognised by what the text holds: (looks like it, read it).
+TextSniffer = tuple[Callable[[str], bool], Callable[[str, Path, ReadOptions], FileRead]]
+
+
+def _own_list(file: Path, papers: list[Paper], warnings: list[str]) -> FileRead:
+    """Most files are their own list: papers.tsv-style subjects belong to seed lists only."""
+    return FileRead(SeedList(file.name, file.name), papers, warnings)
+
+
+def _pdf(file: Path, options: ReadOptions) -> FileRead:
+    return _own_list(file, [parse_pdf(file, file.name, options.full_text)], [])
+
+
+def _bibtex(file: Path, options: ReadOptions) -> FileRead:
+    return _own_list(file, *parse_bibtex(read_text_file(file), file.name))
+
+
+def _records(file: Path, options: ReadOptions) -> FileRead:
+    text = read_text_file(file)
+    return _own_list(file, *parse_records(text, file.name, file.suffix.lower(), options.mapping))
+
+
+def _json(file: Path, options: ReadOptions) -> FileRead:
+    """A list of CSL items (Zotero, Pandoc) is read for its ids as citekeys; other JSON is an export."""
+    text = read_text_file(file)
+    if (csl := read_csl_json(text, file.name)) is not None:
+        return _own_list(file, *csl)
+    return _own_list(file, *parse_records(text, file.name, ".json", options.mapping))
+
+
+def _seed_list(text: str, file: Path, options: ReadOptions) -> FileRead:
+    seed_list, papers = parse_seed_list(text, file.name, options.metadata_for(file.parent))
+    return FileRead(seed_list, papers)
+
+
+def _plain_text(text: str, file: Path, options: ReadOptions) -> FileRead:
+    return _own_list(file, [parse_text_document(text, file.name)], [])
+
+
+# Tried in order on a text file; plain text (one paper per file) when none recognises it.
+TEXT_SNIFFERS: list[TextSniffer] = [(is_seed_list, _seed_list)]
+
+
+def _text(file: Path, options: ReadOptions) -> FileRead:
+    text = read_text_file(file)
+    read = next((reader for looks_like, reader in TEXT_SNIFFERS if looks_like(text)), _plain_text)
+    return read(text, file, options)
+
+
+def _markdown(file: Path, options: ReadOptions) -> FileRead:
+    return _plain_text(read_text_file(file), file, options)
+
+
+READERS: dict[str, Reader] = {
+    ".txt": _text,
+    ".md": _markdown,
+    ".markdown": _markdown,
+    ".bib": _bibtex,
+    ".pdf": _pdf,
+    ".jsonl": _records,
+    ".json": _json,
+    ".csv": _records,
+    ".tsv": _records,
+}
