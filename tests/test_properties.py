@@ -241,7 +241,7 @@ def test_read_text_file_only_raises_input_errors(data: bytes) -> None:
         except InputError as exc:
             assert str(path) in str(exc)
             return
-        assert isinstance(text, str) and text.strip()
+        assert isinstance(text, str) and data.strip()
         utf16 = data.startswith((b"\xff\xfe", b"\xfe\xff"))  # a byte-order mark says UTF-16 (WoS exports)
         assert text == data.decode("utf-16" if utf16 else "utf-8-sig")
 

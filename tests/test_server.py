@@ -201,3 +201,21 @@ def test_show_and_remove_by_id_or_citekey_read_only_that_paper(
     ]
     with pytest.raises(NotFoundError):
         read_service.show(Context(settings), "yuan2022decentralized")
+
+
+def test_an_alias_finds_its_paper_on_a_server_without_reading_the_library(
+    chroma_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rag.index.chroma import VectorStore
+
+    bib = tmp_path / "zotero.bib"
+    entry = "title = {Emergent Language Generalization and Acquisition Speed}, abstract = {Agents talk.}"
+    bib.write_text(f"@misc{{kharitonov_emergent_2020, {entry}}}\n@misc{{kharitonov_emergent_2020-1, {entry}}}\n")
+    settings = load_settings(chroma_url=chroma_url, collection="lab-aliases")
+    ingest_service.ingest(Context(settings), [bib])
+    full_reads: list[int] = []
+    original = VectorStore.papers
+    monkeypatch.setattr(VectorStore, "papers", lambda self: full_reads.append(1) or original(self))
+    paper = read_service.show(Context(settings), "kharitonov_emergent_2020-1").paper
+    assert paper.citekey == "kharitonov_emergent_2020" and paper.aliases == ["kharitonov_emergent_2020-1"]
+    assert full_reads == [], "the alias is found by a filter on the server, not by reading every paper"

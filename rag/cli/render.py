@@ -14,6 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from rag.formats.details import detail_rows
 from rag.formats.markdown import reference
 from rag.records import Paper
 from rag.services.results import (
@@ -223,12 +224,8 @@ def render_paper(console: Console, view: PaperView) -> None:
     rows = Table.grid(padding=(0, 2))
     rows.add_column(style="bold")
     rows.add_column()
-    rows.add_row("id", Text(clean(paper.id)))
-    rows.add_row("citekey", Text(clean(paper.citekey)))
-    rows.add_row("authors", Text(clean("; ".join(paper.authors)) or "unknown"))
-    rows.add_row("year", str(paper.year or "unknown"))
-    rows.add_row("arXiv", Text(clean(paper.arxiv or "unknown")))
-    rows.add_row("sources", Text(clean(", ".join(paper.sources))))
+    for label, value in detail_rows(paper):
+        rows.add_row(label, Text(clean(value)))
     for seed_list in view.lists:
         rows.add_row("related to", Text(clean(seed_list.subject)))
     body = Text(clean(paper.text))

@@ -103,15 +103,24 @@ def citekey_stem(paper: Paper) -> str:
 
 
 def resolve_key_clashes(papers: Iterable[Paper], newcomers: set[str]) -> list[str]:
-    """A user's key already used by another paper: the newcomer gets a suffix, and a warning says so."""
+    """A key (or alias) already used by another paper: the newcomer's key gets a suffix, its alias is dropped,
+    and a warning says so. Papers already in the library keep every key they have."""
     owners: dict[str, Paper] = {}
     warnings = []
     for paper in sorted(papers, key=lambda p: (p.id in newcomers, p.id)):
         if paper.citekey and paper.citekey in owners:
             old = paper.citekey
             paper.citekey, _ = free_key(old, owners)
-            warnings.append(f"citekey '{old}' is already used by another paper; this one is '{paper.citekey}'")
-        owners[paper.citekey or paper.id] = paper
+            warnings.append(
+                f"citekey '{old}' is already used by another paper ('{owners[old].display_title}'); "
+                f"this one ('{paper.display_title}') is '{paper.citekey}'"
+            )
+        taken = [key for key in paper.aliases if key in owners and owners[key] is not paper]
+        for key in taken:
+            warnings.append(f"citekey '{key}' of '{paper.display_title}' already names another paper; not kept")
+        paper.aliases = [key for key in paper.aliases if key not in taken]
+        for key in paper.keys if paper.citekey else [paper.id, *paper.aliases]:
+            owners.setdefault(key, paper)
     return warnings
 
 
@@ -135,7 +144,7 @@ def assign_citekeys(papers: Iterable[Paper], taken: Iterable[str] = ()) -> None:
     does not depend on the order files were ingested in.
     """
     ordered = sorted(papers, key=lambda p: p.id)
-    used = set(taken) | {p.citekey for p in ordered if p.citekey}
+    used = set(taken) | {key for p in ordered for key in p.keys if key}
     next_number: dict[str, int] = {}  # per stem, so thousands of 'anon...' papers stay linear
     for paper in ordered:
         if paper.citekey:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rag.corpus.identity import MAX_CITEKEY_CHARS
-from rag.corpus.merging import merge_paper
+from rag.corpus.merging import Merge, merge_paper
 from rag.corpus.readers import READERS, ReadOptions
 from rag.corpus.seeds import METADATA_FILE
 from rag.corpus.textfile import read_text_file
@@ -30,6 +30,8 @@ class LoadResult:
     lists: list[SeedList] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     files_read: int = 0
+    # Entries with the same abstract met twice (Zotero's duplicate items): one paper, the later keys its aliases.
+    merges: list[Merge] = field(default_factory=list)
 
 
 def _expand(paths: Sequence[Path]) -> list[Path]:
@@ -111,7 +113,8 @@ def load_paths(
         result.files_read += 1
         result.lists.append(read.seed_list)
         for paper in read.papers:
-            merge_paper(result.papers, paper)
+            if (merged := merge_paper(result.papers, paper)) is not None:
+                result.merges.append(merged)
     if progress is not None:
         progress("reading files", len(files), len(files))
     if not result.papers:

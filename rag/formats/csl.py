@@ -64,6 +64,9 @@ def csl_name(author: str) -> dict[str, str] | None:
 
 
 def csl_type(paper: Paper) -> str:
+    """The work's CSL type: as its source said, else from its BibTeX entry type, else a preprint."""
+    if paper.item_type:
+        return paper.item_type
     if paper.bibtex and (match := _BIBTEX_TYPE.match(paper.bibtex)):
         return BIBTEX_TYPES.get(match.group(1).lower(), DEFAULT_TYPE)
     return DEFAULT_TYPE
@@ -78,12 +81,22 @@ def csl_item(paper: Paper) -> dict[str, Any]:
         item["author"] = names
     if paper.year:
         item["issued"] = {"date-parts": [[paper.year]]}
-    if paper.doi:
-        item["DOI"] = paper.doi
+    for name, value in (
+        ("container-title", paper.venue),
+        ("volume", paper.volume),
+        ("issue", paper.issue),
+        ("page", paper.pages),
+        ("publisher", paper.publisher),
+        ("DOI", paper.doi),
+        ("URL", paper.url),
+    ):
+        if value:
+            item[name] = value
     if paper.arxiv:
-        item["URL"] = ARXIV_ABS_URL + paper.arxiv
-        item["publisher"] = ARXIV_REPOSITORY
+        item.setdefault("URL", ARXIV_ABS_URL + paper.arxiv)
         item["number"] = f"arXiv:{paper.arxiv}"
+        if not paper.venue:  # a preprint: the repository is its publisher (as Zotero's own export writes it)
+            item.setdefault("publisher", ARXIV_REPOSITORY)
     if not paper.no_abstract and paper.text:
         item["abstract"] = paper.text
     if not paper.title:

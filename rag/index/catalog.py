@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rag.corpus.identity import assign_citekeys, resolve_key_clashes
-from rag.corpus.merging import TwinFinder, merge_paper, merge_twin, read_from_pdf
+from rag.corpus.merging import Merge, WorkFinder, merge_paper, merge_work, read_from_pdf
 from rag.errors import StoreError
 from rag.records import Paper, SeedList
 
@@ -31,6 +31,8 @@ class UpsertReport:
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # Records folded into a paper already there (the same work again): their keys are the paper's aliases now.
+    merges: list[Merge] = field(default_factory=list)
 
 
 @dataclass
@@ -53,19 +55,20 @@ class Catalog:
         for seed_list in lists:
             self.lists[seed_list.file] = seed_list
         incoming = {paper.id: paper for paper in papers}
-        twins = TwinFinder(self.papers.values())
+        works = WorkFinder(self.papers.values())
         read_again: set[str] = set(incoming)  # ids of the papers this read touched
         for paper in incoming.values():
-            known = self.papers.get(paper.id) or twins.find(paper)
+            known = self.papers.get(paper.id) or works.find(paper)
             # A paper whose sources were all just forgotten is being read again, not met in another file.
-            other_file = known is not None and bool(known.sources) and read_from_pdf(known) != read_from_pdf(paper)
-            if known is not None and (known.id != paper.id or other_file):
-                merge_twin(known, paper)  # the same paper from its PDF and from an entry: one paper
+            other_kind = known is not None and bool(known.sources) and read_from_pdf(known) != read_from_pdf(paper)
+            if known is not None and (known.id != paper.id or other_kind):
+                report.merges.append(merge_work(known, paper))  # another record of a paper already here
                 read_again.add(known.id)
                 continue
-            merge_paper(self.papers, paper)
+            if (merged := merge_paper(self.papers, paper)) is not None:
+                report.merges.append(merged)
             if known is None:
-                twins.add(paper)
+                works.add(paper)
         for pid, paper in list(self.papers.items()):
             if pid in before and not paper.sources and before[pid]["sources"]:
                 del self.papers[pid]
@@ -76,7 +79,7 @@ class Catalog:
                 report.updated.append(pid)
             elif pid in read_again:
                 report.unchanged.append(pid)
-        report.warnings = resolve_key_clashes(self.papers.values(), set(report.added))
+        report.warnings = works.conflicts + resolve_key_clashes(self.papers.values(), set(report.added))
         assign_citekeys(self.papers.values())
         return report
 

@@ -39,6 +39,8 @@ VERSION_KEY = "rag_version"
 PARENT_KEY = "rag_parent"
 PASSAGE_KEY = "rag_passage"
 PAGE_KEY = "rag_page"
+# Every citekey of a paper with aliases, as a list Chroma can search (`$contains`), so an alias finds its paper.
+KEYS_KEY = "rag_keys"
 # When a server client first wrote a paper (ns): two clients giving one citekey to two papers at once
 # settle it by this order (rag.index.server_citekeys).
 WRITTEN_KEY = "rag_written"
@@ -71,6 +73,8 @@ def paper_metadata(paper: Paper) -> dict[str, str | int | bool]:
         meta["year"] = paper.year
     if paper.no_abstract:
         meta["no_abstract"] = True
+    if paper.aliases:
+        meta[KEYS_KEY] = paper.keys  # type: ignore[assignment]  # Chroma 1.5 stores lists of strings
     for name in _LIST_FIELDS:
         meta[name] = json.dumps(getattr(paper, name), ensure_ascii=False)
     return meta
@@ -293,7 +297,8 @@ class VectorStore:
 
     def find_paper(self, ref: str) -> Paper | None:
         """The paper whose id or citekey is ``ref``, with its passages; None when there is none."""
-        for where in ({"ids": [ref]}, {"where": _among("citekey", [ref])}):
+        aliases: Where = {KEYS_KEY: {"$contains": ref}}  # type: ignore[dict-item]
+        for where in ({"ids": [ref]}, {"where": _among("citekey", [ref])}, {"where": aliases}):
             with chroma_errors("read papers"):
                 got = self.collection.get(**where, include=["documents", "metadatas"])
             for _, record in _records(got):

@@ -190,7 +190,7 @@ class LibrarySession:
         if self._refs is None:
             refs: dict[str, Paper] = {}
             for paper in self.catalog.papers.values():
-                for key in (paper.id, paper.citekey, *paper.sources):
+                for key in (paper.id, *paper.keys, *paper.sources):
                     refs.setdefault(key, paper)
             self._refs = refs
         if ref in self._refs:

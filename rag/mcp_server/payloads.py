@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rag.formats.details import detail_rows
 from rag.formats.markdown import reference
 from rag.records import Paper
 from rag.services import contracts
@@ -79,12 +80,7 @@ def show_text(view: PaperView) -> str:
     paper = view.paper
     lines = [
         paper.display_title,
-        f"id: {paper.id}",
-        f"citekey: {paper.citekey}",
-        f"authors: {'; '.join(paper.authors) or 'unknown'}",
-        f"year: {paper.year or 'unknown'}",
-        f"arXiv: {paper.arxiv or 'unknown'}",
-        f"sources: {', '.join(paper.sources)}",
+        *(f"{label}: {value}" for label, value in detail_rows(paper)),
         *(f"related to: {s.subject}" for s in view.lists),
         "",
         paper.text,

@@ -7,11 +7,15 @@ from pathlib import Path
 
 from rag.corpus.exports import parse_mapping
 from rag.corpus.loader import load_paths
+from rag.corpus.merging import merged_line
 from rag.errors import Interrupted, StoreBusyError, StoreError
 from rag.index.session import LibrarySession
 from rag.index.units import all_units
 from rag.services.context import Context
 from rag.services.results import IngestResult, ReindexResult
+
+# Merged duplicates named in the one-line report; the rest are counted (all are in --json).
+SHOWN_MERGES = 5
 
 
 def ingest(ctx: Context, paths: Sequence[Path], fields: Sequence[str] = (), full_text: bool = True) -> IngestResult:
@@ -29,6 +33,9 @@ def ingest(ctx: Context, paths: Sequence[Path], fields: Sequence[str] = (), full
             raise _interrupted_while_indexing(library, len(loaded.papers)) from None
         for warning in report.warnings:
             ctx.notify(warning)
+        merges = [*loaded.merges, *report.merges]
+        if (line := merged_line(merges, SHOWN_MERGES)) is not None:
+            ctx.notify(line)
         return IngestResult(
             files_read=loaded.files_read,
             papers_found=len(loaded.papers),
@@ -39,6 +46,7 @@ def ingest(ctx: Context, paths: Sequence[Path], fields: Sequence[str] = (), full
             warnings=loaded.warnings,
             total_papers=len(library.catalog.papers),
             passages_found=sum(len(p.passages) for p in loaded.papers.values()),
+            merged={key: m.kept.citekey for m in merges for key in m.new_keys if key != m.kept.citekey},
         )
 
 

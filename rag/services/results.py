@@ -63,6 +63,8 @@ class IngestResult:
     total_papers: int
     # Full-text passages in the papers read (PDF bodies), each indexed beside its paper.
     passages_found: int = 0
+    # Records of a work already read (another file, format or duplicate entry), merged: alias -> key kept.
+    merged: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

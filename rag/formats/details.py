@@ -1,0 +1,38 @@
+"""One paper's details as (label, value) rows: what `rag show` and the MCP `show` tool print."""
+
+from __future__ import annotations
+
+from rag.records import Paper
+
+
+def where_published(paper: Paper) -> str | None:
+    """'Journal of X 12(3), 45-67; Publisher' from what is known, or None."""
+    place = paper.venue or ""
+    if paper.volume:
+        place += f" {paper.volume}"
+    if paper.issue:
+        place += f"({paper.issue})"
+    if paper.pages:
+        place += f", {paper.pages}" if place else f"pp. {paper.pages}"
+    if paper.publisher:
+        place += f"; {paper.publisher}" if place else paper.publisher
+    return place.strip() or None
+
+
+def detail_rows(paper: Paper) -> list[tuple[str, str]]:
+    """The rows worth showing, in reading order; unknown optional fields are left out."""
+    rows = [
+        ("id", paper.id),
+        ("citekey", paper.citekey),
+        ("also cited as", ", ".join(paper.aliases)),
+        ("authors", "; ".join(paper.authors) or "unknown"),
+        ("year", str(paper.year or "unknown")),
+        ("type", paper.item_type or ""),
+        ("published in", where_published(paper) or ""),
+        ("DOI", paper.doi or ""),
+        ("URL", paper.url or ""),
+        ("arXiv", paper.arxiv or "unknown"),
+        ("collections", "; ".join(paper.collections)),
+        ("sources", ", ".join(paper.sources)),
+    ]
+    return [(label, value) for label, value in rows if value]

@@ -1,0 +1,182 @@
+"""One work, one paper, every key kept: duplicates across files and formats are merged, and every citekey
+a source ever gave a paper keeps resolving in show, remove, export, drafts and MCP."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rag.cli import app
+from rag.config import load_settings
+from rag.formats.bibtex import bibtex_entry
+from rag.formats.csl import csl_item
+from rag.records import Paper
+from rag.services import ingest as ingest_service
+from rag.services import read as read_service
+from rag.services.context import Context
+
+runner = CliRunner()
+ABSTRACT = "We study how emergent languages generalize when agents must communicate about compositional inputs."
+# The same Zotero library exported twice: BibTeX (straight quotes) and CSL JSON (typographic ones).
+BIB = f"""@inproceedings{{kharitonov_emergent_2020,
+  title = {{Emergent Language Generalization and Acquisition Speed are not tied to Compositionality}},
+  author = {{Kharitonov, Eugene and Baroni, Marco}},
+  year = {{2020}},
+  booktitle = {{Proceedings of the Third BlackboxNLP Workshop}},
+  pages = {{11--20}},
+  publisher = {{Association for Computational Linguistics}},
+  doi = {{10.18653/v1/2020.blackboxnlp-1.2}},
+  abstract = {{{ABSTRACT} It's the agents' choice.}}
+}}
+
+@inproceedings{{kharitonov_emergent_2020-1,
+  title = {{Emergent Language Generalization and Acquisition Speed are not tied to Compositionality}},
+  author = {{Kharitonov, Eugene and Baroni, Marco}},
+  year = {{2020}},
+  abstract = {{{ABSTRACT} It's the agents' choice.}}
+}}
+
+@article{{lewis_deal_2017,
+  title = {{Deal or No Deal? End-to-End Learning for Negotiation Dialogues}},
+  author = {{Lewis, Mike and Yarats, Denis}},
+  year = {{2017}},
+  abstract = {{Much of human dialogue occurs in semi-cooperative settings where agents with other goals ...}}
+}}
+"""
+CSL = [
+    {
+        "id": "lewis_deal_2017",
+        "type": "article-journal",
+        "title": "Deal or No Deal? End-to-End Learning for Negotiation Dialogues",
+        "author": [{"family": "Lewis", "given": "Mike"}, {"family": "Yarats", "given": "Denis"}],
+        "issued": {"date-parts": [[2017]]},
+        "abstract": "Much of human dialogue occurs in semi\u2011cooperative settings where agents with other goals ...",
+    },
+    {
+        "id": "kharitonov2020emergent",
+        "type": "paper-conference",
+        "title": "Emergent language generalization and acquisition speed are not tied to compositionality",
+        "author": [{"family": "Kharitonov", "given": "Eugene"}],
+        "issued": {"date-parts": [[2020]]},
+        "abstract": f"{ABSTRACT} It\u2019s the agents\u2019 choice.",
+    },
+]
+
+
+def _ingest(*paths: Path, collection: str = "thesis") -> tuple[ingest_service.IngestResult, list[str]]:
+    notices: list[str] = []
+    ctx = Context(load_settings(collection=collection), notify=notices.append)
+    return ingest_service.ingest(ctx, list(paths)), notices
+
+
+@pytest.fixture
+def library_files(tmp_path: Path, no_model: Path) -> tuple[Path, Path]:
+    bib, csl = tmp_path / "zotero.bib", tmp_path / "zotero.json"
+    bib.write_text(BIB, encoding="utf-8")
+    csl.write_text(json.dumps(CSL), encoding="utf-8")
+    return bib, csl
+
+
+def test_zotero_duplicates_become_one_paper_under_the_first_key(library_files: tuple[Path, Path]) -> None:
+    bib, _ = library_files
+    result, notices = _ingest(bib)
+    assert result.total_papers == 2
+    assert result.merged == {"kharitonov_emergent_2020-1": "kharitonov_emergent_2020"}
+    assert "1 duplicate entry merged: kharitonov_emergent_2020-1 -> kharitonov_emergent_2020" in " ".join(notices)
+    for key in ("kharitonov_emergent_2020", "kharitonov_emergent_2020-1"):
+        shown = runner.invoke(app, ["--collection", "thesis", "show", key, "--json"])
+        assert shown.exit_code == 0, shown.stderr
+        paper = json.loads(shown.stdout)
+        assert paper["citekey"] == "kharitonov_emergent_2020" and paper["aliases"] == ["kharitonov_emergent_2020-1"]
+        assert paper["doi"] == "10.18653/v1/2020.blackboxnlp-1.2", "the richer of the two entries leads"
+
+
+def test_the_same_library_in_two_formats_is_not_doubled(library_files: tuple[Path, Path]) -> None:
+    bib, csl = library_files
+    _ingest(bib)
+    result, notices = _ingest(csl)
+    assert (result.added, result.total_papers) == (0, 2), "same title, authors and year: the same two papers"
+    assert result.merged == {"kharitonov2020emergent": "kharitonov_emergent_2020"}
+    assert not any("already used" in n for n in notices), "lewis_deal_2017 is one paper, not a key clash"
+    again, _ = _ingest(csl)
+    assert (again.added, again.updated, again.merged) == (0, 0, {}), "reading it again changes nothing"
+    exported = runner.invoke(app, ["--collection", "thesis", "export"]).stdout
+    entries = re.findall(r"^@\w+\{([^,]+),", exported, flags=re.M)
+    assert sorted(entries) == ["kharitonov_emergent_2020", "lewis_deal_2017"]
+    assert "ids = {kharitonov_emergent_2020-1, kharitonov2020emergent}" in exported
+
+
+def test_every_key_resolves_in_remove_drafts_and_mcp_lookups(library_files: tuple[Path, Path]) -> None:
+    bib, csl = library_files
+    _ingest(bib, csl)
+    draft = runner.invoke(
+        app, ["--collection", "thesis", "draft", "emergent language", "--cite", "kharitonov2020emergent", "--json"]
+    )
+    assert draft.exit_code == 0, draft.stderr
+    assert "kharitonov_emergent_2020" in {c["citekey"] for c in json.loads(draft.stdout)["citations"]}
+    dry = runner.invoke(app, ["--collection", "thesis", "remove", "--dry-run", "kharitonov_emergent_2020-1", "--json"])
+    assert [p["citekey"] for p in json.loads(dry.stdout)["would_remove"]] == ["kharitonov_emergent_2020"]
+
+
+def test_one_doi_on_two_different_titles_keeps_them_apart_and_says_so(tmp_path: Path, no_model: Path) -> None:
+    (tmp_path / "a.bib").write_text(
+        "@article{a, title={Sparse experts on small GPUs}, doi={10.1/x}, abstract={Routing tokens to experts.}}\n"
+        "@article{b, title={Pipelines for long contexts in chat}, doi={10.1/X}, abstract={Long inputs in chunks.}}\n"
+    )
+    result, notices = _ingest(tmp_path / "a.bib")
+    assert result.total_papers == 2
+    assert any("share doi 10.1/x but their titles differ: kept as two papers" in n for n in notices)
+
+
+def test_two_files_giving_one_key_to_two_papers_keep_both(tmp_path: Path, no_model: Path) -> None:
+    (tmp_path / "a.bib").write_text("@article{smith2020, title={Sparse experts on small GPUs}, abstract={A.}}\n")
+    (tmp_path / "b.bib").write_text("@article{smith2020, title={Pipelines for long contexts}, abstract={B.}}\n")
+    _ingest(tmp_path / "a.bib")
+    result, notices = _ingest(tmp_path / "b.bib")
+    assert result.total_papers == 2
+    (line,) = [n for n in notices if "already used" in n]
+    assert "'smith2020' is already used by another paper ('Sparse experts on small GPUs')" in line
+    assert "('Pipelines for long contexts') is 'smith2020b'" in line
+    shown = read_service.show(Context(load_settings(collection="thesis")), "smith2020").paper
+    assert shown.title == "Sparse experts on small GPUs", "the key seen first keeps naming its paper"
+
+
+def test_bibliographies_carry_venue_pages_publisher_and_aliases() -> None:
+    paper = Paper(
+        id="p1",
+        text="t",
+        title="Emergent Language Generalization",
+        authors=["Kharitonov, Eugene"],
+        year=2020,
+        citekey="kharitonov_emergent_2020",
+        aliases=["kharitonov_emergent_2020-1"],
+        venue="Proceedings of the Third BlackboxNLP Workshop",
+        pages="11-20",
+        publisher="Association for Computational Linguistics",
+        doi="10.18653/v1/2020.blackboxnlp-1.2",
+        url="https://aclanthology.org/2020.blackboxnlp-1.2",
+        item_type="paper-conference",
+        arxiv="2004.03420",
+    )
+    entry = bibtex_entry(paper)
+    assert entry.startswith("@inproceedings{kharitonov_emergent_2020,\n  ids = {kharitonov_emergent_2020-1},")
+    assert "booktitle = {Proceedings of the Third BlackboxNLP Workshop}" in entry and "pages = {11--20}" in entry
+    assert "url = {https://aclanthology.org/2020.blackboxnlp-1.2}" in entry
+    item = csl_item(paper)
+    assert item["type"] == "paper-conference" and item["container-title"] == paper.venue
+    assert item["publisher"] == "Association for Computational Linguistics", "not 'arXiv': it has a venue"
+    assert item["page"] == "11-20" and item["URL"] == paper.url and item["number"] == "arXiv:2004.03420"
+    own = Paper(id="p2", text="t", citekey="k", aliases=["k-1"], bibtex="@article{k,\n  title = {T},\n}")
+    assert bibtex_entry(own) == "@article{k,\n  ids = {k-1},\n  title = {T},\n}"
+
+
+def test_show_prints_the_doi_and_every_key(library_files: tuple[Path, Path]) -> None:
+    bib, _ = library_files
+    _ingest(bib)
+    shown = runner.invoke(app, ["--collection", "thesis", "show", "kharitonov_emergent_2020"], env={"COLUMNS": "200"})
+    assert "DOI" in shown.stdout and "10.18653/v1/2020.blackboxnlp-1.2" in shown.stdout
+    assert "also cited as" in shown.stdout and "kharitonov_emergent_2020-1" in shown.stdout
