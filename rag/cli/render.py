@@ -8,6 +8,7 @@ abstract prints literally and cannot restyle the terminal.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -187,7 +188,9 @@ def render_answer(console: Console, answer: Answer, evidence: bool = False) -> N
 def render_document(console: Console, answer: Answer, document: str) -> None:
     """A LaTeX or Pandoc document goes to stdout as plain text (pasteable); notes go to stderr."""
     console.print(Text(document), soft_wrap=True)
-    notes = Console(stderr=True, highlight=False)
+    from rag.cli.runtime import stderr_console
+
+    notes = stderr_console()
     render_checks(notes, answer)
     render_usage(notes, answer)
 
@@ -219,8 +222,29 @@ def render_papers(console: Console, listing: Listing, limit: int | None = None) 
     console.print(Text(summary, style="dim"))
 
 
+def print_table(console: Console, headers: Sequence[str], rows: Sequence[Sequence[str]], title: str = "") -> None:
+    """A table on a terminal; in a pipe or file tab-separated lines (header first) that cut, awk and
+    spreadsheets read as they are: no box drawing, no padding."""
+    if not console.is_terminal:
+        lines = [title] if title else []
+        lines += ["\t".join(headers), *("\t".join(clean(cell) for cell in row) for row in rows)]
+        console.file.write("".join(line + "\n" for line in lines))
+        return
+    table = Table(title=title or None, header_style="bold")
+    for header in headers:
+        table.add_column(header)
+    for row in rows:
+        table.add_row(*(Text(clean(cell)) for cell in row))
+    console.print(table)
+
+
 def render_paper(console: Console, view: PaperView) -> None:
     paper = view.paper
+    if not console.is_terminal:  # field<TAB>value lines, then the abstract as one paragraph
+        fields = [("title", paper.display_title), *detail_rows(paper), *(("related to", s.subject) for s in view.lists)]
+        abstract = clean(paper.text) + ("\n(abstract cut short in the source)" if paper.truncated else "")
+        console.file.write("".join(f"{label}\t{clean(value)}\n" for label, value in fields) + f"\n{abstract}\n")
+        return
     rows = Table.grid(padding=(0, 2))
     rows.add_column(style="bold")
     rows.add_column()
@@ -262,14 +286,9 @@ def render_remove(console: Console, result: RemoveResult) -> None:
 def render_eval(console: Console, run: EvalRun) -> None:
     first = next(iter(run.reports.values()))
     title = f"{run.dataset}: {len(first.questions)} questions, {run.documents} documents (collection {run.collection})"
-    table = Table(title=title, header_style="bold")
-    table.add_column("method")
     names = list(first.metrics)
-    for name in names:
-        table.add_column(name, justify="right")
-    for method, report in run.reports.items():
-        table.add_row(method, *(f"{report.metrics[name]:.3f}" for name in names))
-    console.print(table)
+    rows = [(method, *(f"{report.metrics[name]:.3f}" for name in names)) for method, report in run.reports.items()]
+    print_table(console, ("method", *names), rows, title)
 
 
 def render_doctor(console: Console, report: DoctorReport) -> None:
@@ -288,14 +307,12 @@ def render_collections(console: Console, found: Collections) -> None:
     if not infos:
         console.print(Text("No libraries yet: the first command indexes the bundled corpus into 'papers'."))
         return
-    table = Table(header_style="bold")
-    for column in ("collection", "papers", "vectors", "embedding model"):
-        table.add_column(column)
-    for info in infos:
-        papers = "" if info.papers is None else str(info.papers)
-        vectors = "" if info.vectors is None else str(info.vectors)
-        table.add_row(Text(clean(info.name)), papers, vectors, Text(clean(info.model or "")))
-    console.print(table)
+
+    def count(value: int | None) -> str:
+        return "" if value is None else str(value)
+
+    rows = [(info.name, count(info.papers), count(info.vectors), info.model or "") for info in infos]
+    print_table(console, ("collection", "papers", "vectors", "embedding model"), rows)
 
 
 def _share(value: float | list[float], interval: float | list[float] | None) -> str:
@@ -307,13 +324,11 @@ def render_support_eval(console: Console, run: SupportEvalRun) -> None:
     metrics = run.report.metrics
     console.print(Text(f"{run.dataset}: {len(run.report.pairs)} pairs, checked {run.checker}", style="bold"))
     labels = sorted({label for row in run.report.confusion.values() for label in row})
-    table = Table(header_style="bold", title="gold label vs the check's label")
-    table.add_column("gold")
-    for label in labels:
-        table.add_column(label.replace("_", " "), justify="right")
-    for gold, row in sorted(run.report.confusion.items()):
-        table.add_row(gold, *(str(row.get(label, 0)) for label in labels))
-    console.print(table)
+    confusion = [
+        (gold, *(str(row.get(label, 0)) for label in labels)) for gold, row in sorted(run.report.confusion.items())
+    ]
+    headers = ("gold", *(label.replace("_", " ") for label in labels))
+    print_table(console, headers, confusion, "gold label vs the check's label")
     has_support = "SUPPORT" in run.report.confusion
     rows = [("precision of the top label", "precision"), ("recall of the top label", "recall")] if has_support else []
     rows += [(f"{gold} given the top label", f"{gold.lower()}_given_top_label") for gold in ("CONTRADICT", "NEI")]

@@ -45,20 +45,28 @@ class State:
 STATE = State()
 
 
-def stderr_console() -> Console:
+def _console(stderr: bool) -> Console:
+    """On a terminal, text fits its width; in a pipe or file, lines are never hard-wrapped (no padding
+    spaces either), and a reader that closes the pipe ends the command quietly (see handle_errors)."""
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False)
+    class PipeAwareConsole(Console):
+        def on_broken_pipe(self) -> None:
+            # rich's own handling exits with status 1 and says nothing; the reader has what it wanted.
+            raise BrokenPipeError
+
+    console = PipeAwareConsole(stderr=stderr, highlight=False, soft_wrap=False)
+    if console.is_terminal:
+        return console
+    return PipeAwareConsole(stderr=stderr, highlight=False, soft_wrap=True, width=PIPE_WIDTH)
+
+
+def stderr_console() -> Console:
+    return _console(stderr=True)
 
 
 def stdout_console() -> Console:
-    """On a terminal, text fits its width; in a pipe or file, lines are never hard-wrapped."""
-    from rich.console import Console
-
-    console = Console(highlight=False, soft_wrap=False)
-    if console.is_terminal:
-        return console
-    return Console(highlight=False, soft_wrap=True, width=PIPE_WIDTH)
+    return _console(stderr=False)
 
 
 def notify(message: str) -> None:
@@ -101,8 +109,7 @@ def handle_errors(command: F) -> F:
             typer.echo("interrupted: nothing half-written is kept; what was saved before is intact", err=True)
             raise typer.Exit(INTERRUPTED_EXIT) from None
         except BrokenPipeError:  # `rag papers | head`: the reader has what it wanted
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())  # nothing more to flush into the closed pipe at exit
+            _silence_stdout()
             raise typer.Exit(0) from None
         except OSError as exc:  # a folder or file the user pointed at that cannot be used: theirs to fix
             where = f"{exc.filename}: " if exc.filename else ""
@@ -120,6 +127,12 @@ def handle_errors(command: F) -> F:
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null: nothing more is flushed into the closed pipe when Python exits."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 class ProgressBar:
