@@ -1,6 +1,7 @@
 """One settings object; precedence is written once, here.
 
-flag (passed as keyword arguments) > environment ``RAG_*`` > ``.env`` > default.
+flag (passed as keyword arguments) > environment ``RAG_*`` > ``.env`` in the working folder >
+the user config file (TOML in the platform's config folder, ``rag config path``) > default.
 """
 
 from __future__ import annotations
@@ -11,9 +12,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_data_dir
+from platformdirs import user_config_dir, user_data_dir
 from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
 
 APP_NAME = "rag"
 DEFAULT_COLLECTION = "papers"
@@ -62,6 +68,19 @@ def default_data_dir() -> Path:
     return Path(user_data_dir(APP_NAME, appauthor=False))
 
 
+# Points at another config file (tests, several setups); read from the environment only: it says where settings are.
+CONFIG_FILE_VARIABLE = "RAG_CONFIG_FILE"
+CONFIG_FILE_NAME = "config.toml"
+
+
+def user_config_file() -> Path:
+    """The per-user config file: $RAG_CONFIG_FILE, else config.toml in the platform's config folder."""
+    configured = os.environ.get(CONFIG_FILE_VARIABLE, "").strip()
+    if configured:
+        return Path(os.path.expanduser(os.path.expandvars(configured)))
+    return Path(user_config_dir(APP_NAME, appauthor=False)) / CONFIG_FILE_NAME
+
+
 class Settings(BaseSettings):
     """Everything a user can configure. See .env.example for the commented list."""
 
@@ -99,6 +118,19 @@ class Settings(BaseSettings):
     # A GGUF file run in-process by llama.cpp (extra `local`) instead of a server: no base URL, no key.
     llm_gguf: Path | None = None
     llm_threads: int = Field(default=DEFAULT_LLM_THREADS, ge=1)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Where values come from, first match wins: the precedence of the module docstring."""
+        user_file = TomlConfigSettingsSource(settings_cls, toml_file=user_config_file())
+        return init_settings, env_settings, dotenv_settings, user_file
 
     @field_validator("collection")
     @classmethod
@@ -158,7 +190,7 @@ class Settings(BaseSettings):
 ENV_PREFIX = "RAG_"
 ENV_FILE = ".env"
 # Variables rag reads although they are not RAG_* settings' names (or are tools' own).
-KNOWN_EXTRA_VARIABLES = frozenset({"RAG_TEST_GGUF", "RAG_CI_VENV"})
+KNOWN_EXTRA_VARIABLES = frozenset({"RAG_TEST_GGUF", "RAG_CI_VENV", CONFIG_FILE_VARIABLE})
 
 
 def unknown_setting_warnings(environ: dict[str, str] | None = None, env_file: Path = Path(ENV_FILE)) -> list[str]:
@@ -173,8 +205,27 @@ def unknown_setting_warnings(environ: dict[str, str] | None = None, env_file: Pa
     for name, origin in sorted(seen.items()):
         if name.startswith(ENV_PREFIX) and name not in known and name not in KNOWN_EXTRA_VARIABLES:
             close = difflib.get_close_matches(name, sorted(known), n=1)
-            hint = f"; did you mean {close[0]}?" if close else "; `rag doctor` lists the settings"
+            hint = f"; did you mean {close[0]}?" if close else "; `rag config` lists the settings"
             warnings.append(f"{name} ({origin}) is not a rag setting and is ignored{hint}")
+    return warnings + _unknown_in_config_file()
+
+
+def _unknown_in_config_file() -> list[str]:
+    """The same for the keys of the user config file (its keys are setting names: top_k = 5)."""
+    import tomllib
+
+    path = user_config_file()
+    try:
+        keys = tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []  # reading the settings says what is wrong with the file, once
+    fields = sorted(Settings.model_fields)
+    warnings = []
+    for key in sorted(keys):
+        if key not in Settings.model_fields:
+            close = difflib.get_close_matches(key, fields, n=1)
+            hint = f"; did you mean {close[0]}?" if close else "; `rag config` lists the settings"
+            warnings.append(f"'{key}' ({path}) is not a rag setting and is ignored{hint}")
     return warnings
 
 
@@ -183,6 +234,8 @@ def load_settings(**overrides: Any) -> Settings:
 
     ``None`` means "flag not given", so it never overrides a configured value.
     """
+    import tomllib
+
     from pydantic import ValidationError
     from pydantic_settings import SettingsError
 
@@ -191,6 +244,8 @@ def load_settings(**overrides: Any) -> Settings:
     given = {key: value for key, value in overrides.items() if value is not None}
     try:
         return Settings(**given)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"the config file {user_config_file()} is not valid TOML ({exc}); fix or remove it") from None
     except SettingsError as exc:  # e.g. RAG_LLM_PRICES that is not JSON
         raise InputError(f"invalid setting: {exc}; check your RAG_* variables and .env") from None
     except ValidationError as exc:

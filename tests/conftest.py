@@ -67,6 +67,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[No
         if name.startswith("RAG_") or name == "OPENAI_API_KEY":
             monkeypatch.delenv(name)
     monkeypatch.setenv("RAG_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("RAG_CONFIG_FILE", str(tmp_path / "config" / "config.toml"))  # never the user's own
     empty = tmp_path / "no-model"
     empty.mkdir()
     monkeypatch.setenv("RAG_EMBED_MODEL_DIR", str(MODEL_DIR or empty))

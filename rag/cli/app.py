@@ -9,10 +9,11 @@ from typing import Annotated
 import typer
 
 from rag import __version__
-from rag.cli import commands, map_command, mcp_command, writing
+from rag.cli import commands, config_command, help_format, map_command, mcp_command, writing
 from rag.cli.argv import hoist_global_options
 from rag.cli.runtime import STATE
 
+help_format.use_conventional_argument_names()
 app = typer.Typer(
     name="rag",
     help="Search, question and cite a library of research-paper abstracts. Works offline.",
@@ -33,10 +34,14 @@ def _show_version(value: bool) -> None:
 def main_options(
     context: typer.Context,
     data_dir: Annotated[
-        Path | None, typer.Option("--data-dir", help="Where the index lives [env: RAG_DATA_DIR].", show_default=False)
+        Path | None,
+        typer.Option(
+            "--data-dir", metavar="DIR", help="Where the index lives [env: RAG_DATA_DIR].", show_default=False
+        ),
     ] = None,
     collection: Annotated[
-        str | None, typer.Option("--collection", help="Library (collection) name [env: RAG_COLLECTION].")
+        str | None,
+        typer.Option("--collection", metavar="NAME", help="Library (collection) name [env: RAG_COLLECTION]."),
     ] = None,
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks for unexpected errors.")] = False,
     version: Annotated[
@@ -74,10 +79,12 @@ app.command("eval")(commands.eval_command)
 app.command("eval-support")(commands.eval_support)
 app.command("map")(map_command.map_command)
 app.command("mcp")(mcp_command.mcp)
+app.add_typer(config_command.config_app)
 
 
 def _command_names() -> list[str]:
-    return [info.name or (info.callback.__name__ if info.callback else "") for info in app.registered_commands]
+    commands = [info.name or (info.callback.__name__ if info.callback else "") for info in app.registered_commands]
+    return commands + [group.name for group in app.registered_groups if group.name]
 
 
 def main(args: list[str] | None = None) -> None:

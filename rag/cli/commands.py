@@ -72,7 +72,7 @@ def ingest(
 
 @handle_errors
 def search(
-    query: Annotated[str, typer.Argument(help="What to look for.")],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to look for (- reads it from stdin).")],
     top_k: TopK = None,
     as_json: AsJson = False,
     since: Since = None,
@@ -89,14 +89,16 @@ def search(
     from rag.services.read import search as core_search
 
     with context() as ctx:
-        result = core_search(ctx, search_request(query, top_k, since, until, lists))
+        result = core_search(ctx, search_request(query, top_k, since, until, lists, "query"))
     emit(as_json, result, search_json, render_search)
 
 
 @handle_errors
 def papers(
     as_json: AsJson = False,
-    limit: Annotated[int | None, typer.Option("--limit", "-n", help="Show at most this many papers.")] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", metavar="N", help="Show at most this many papers.")
+    ] = None,
 ) -> None:
     """List the papers in the library.
 
@@ -114,7 +116,10 @@ def papers(
 @handle_errors
 def show(
     ref: Annotated[
-        str, typer.Argument(help="Paper id, citekey, or source reference such as 000_e22c73655386b99b.txt#7.")
+        str,
+        typer.Argument(
+            metavar="REF", help="Paper id, citekey, or source reference such as 000_e22c73655386b99b.txt#7."
+        ),
     ],
     as_json: AsJson = False,
 ) -> None:
@@ -151,15 +156,18 @@ def eval_command(
     path: Annotated[
         Path,
         typer.Argument(
+            metavar="FILE_OR_BEIR_DIR",
             help="A labelled question file (JSONL: {question, relevant: {id|citekey|file#n: grade}}) "
-            "or a BEIR folder (corpus.jsonl, queries.jsonl, qrels/SPLIT.tsv)."
+            "or a BEIR folder (corpus.jsonl, queries.jsonl, qrels/SPLIT.tsv).",
         ),
     ],
     methods: Annotated[
         list[str] | None,
-        typer.Option("--method", "-m", help="hybrid, dense or lexical; repeat to compare [default: hybrid]."),
+        typer.Option(
+            "--method", "-m", metavar="METHOD", help="hybrid, dense or lexical; repeat to compare [default: hybrid]."
+        ),
     ] = None,
-    split: Annotated[str, typer.Option("--split", help="BEIR qrels split.")] = "test",
+    split: Annotated[str, typer.Option("--split", metavar="SPLIT", help="BEIR qrels split.")] = "test",
     as_json: AsJson = False,
 ) -> None:
     """Retrieval quality on labelled questions.
@@ -187,7 +195,8 @@ def eval_command(
 def collections(
     as_json: AsJson = False,
     delete: Annotated[
-        str | None, typer.Option("--delete", help="Delete this library: its papers, caches and vectors.")
+        str | None,
+        typer.Option("--delete", metavar="NAME", help="Delete this library: its papers, caches and vectors."),
     ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="With --delete: do not ask for confirmation.")] = False,
 ) -> None:
@@ -238,7 +247,9 @@ def remove(
 @handle_errors
 def export(
     export_format: ExportFormat = DEFAULT_EXPORT,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write here instead of stdout.")
+    ] = None,
 ) -> None:
     """Export the library as BibTeX, JSONL or CSL JSON.
 
@@ -281,12 +292,13 @@ def eval_support(
     path: Annotated[
         Path,
         typer.Argument(
+            metavar="PAIRS.jsonl",
             help="Labelled claim/paper pairs, JSONL: {claim, title, abstract, label: SUPPORT|CONTRADICT|NEI, "
-            "kind: hard_negative (optional)}."
+            "kind: hard_negative (optional)}.",
         ),
     ],
     verify: VerifyOption = Verify.OFFLINE,
-    limit: Annotated[int | None, typer.Option("--limit", help="Check only the first N pairs.")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", metavar="N", help="Check only the first N pairs.")] = None,
     as_json: AsJson = False,
     model: Model = None,
     base_url: BaseUrl = None,

@@ -19,18 +19,24 @@ def map_command(
         typer.Option(
             "-o",
             "--output",
+            metavar="FILE",
             help="Where to write the map: .png (static, A4) or .html (one offline file: hover, search, click to copy).",
         ),
     ],
     query: Annotated[
-        str | None, typer.Option("--query", help="Highlight the papers `rag search QUERY` finds.", show_default=False)
+        str | None,
+        typer.Option(
+            "--query", metavar="QUERY", help="Highlight the papers `rag search QUERY` finds.", show_default=False
+        ),
     ] = None,
     cite: Annotated[
         list[str] | None,
-        typer.Option("--cite", help="Mark a paper that must be cited (id, citekey or file#n). Repeatable."),
+        typer.Option(
+            "--cite", metavar="KEY", help="Mark a paper that must be cited (id, citekey or file#n). Repeatable."
+        ),
     ] = None,
     seed: Annotated[
-        int, typer.Option("--seed", help="Layout seed: the same seed draws the same map.")
+        int, typer.Option("--seed", metavar="N", help="Layout seed: the same seed draws the same map.")
     ] = DEFAULT_MAP_SEED,
     top_k: TopK = None,
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -59,30 +60,39 @@ Bibliography = Annotated[
         + ".",
     ),
 ]
-TopK = Annotated[int | None, typer.Option("-k", "--top-k", help="Number of papers to retrieve [default: 5].")]
+TopK = Annotated[
+    int | None, typer.Option("-k", "--top-k", metavar="N", help="Number of papers to retrieve [default: 5].")
+]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
-Since = Annotated[int | None, typer.Option("--since", help="Only papers from this year on.")]
-Until = Annotated[int | None, typer.Option("--until", help="Only papers up to this year.")]
+Since = Annotated[int | None, typer.Option("--since", metavar="YEAR", help="Only papers from this year on.")]
+Until = Annotated[int | None, typer.Option("--until", metavar="YEAR", help="Only papers up to this year.")]
 Lists = Annotated[
     list[str] | None,
     typer.Option(
-        "--list", help="Only papers from this seed list (file name, its prefix, or words of its subject). Repeatable."
+        "--list",
+        metavar="NAME",
+        help="Only papers from this seed list (file name, its prefix, or words of its subject). Repeatable.",
     ),
 ]
 Model = Annotated[
-    str | None, typer.Option("--model", help="Model name, e.g. gpt-4o-mini or llama3.1 [env: RAG_LLM_MODEL].")
+    str | None,
+    typer.Option("--model", metavar="MODEL", help="Model name, e.g. gpt-4o-mini or llama3.1 [env: RAG_LLM_MODEL]."),
 ]
 BaseUrl = Annotated[
     str | None,
     typer.Option(
-        "--base-url", help="OpenAI-compatible server, e.g. http://localhost:11434/v1 [env: RAG_LLM_BASE_URL]."
+        "--base-url",
+        metavar="URL",
+        help="OpenAI-compatible server, e.g. http://localhost:11434/v1 [env: RAG_LLM_BASE_URL].",
     ),
 ]
 Gguf = Annotated[
     Path | None,
     typer.Option(
         "--gguf",
-        help="Run this GGUF model in-process with llama.cpp (pip install 'rag[local]') [env: RAG_LLM_GGUF].",
+        metavar="FILE",
+        help="Run this GGUF model in-process with llama.cpp (the `local` extra: pip install xllamacpp) "
+        "[env: RAG_LLM_GGUF].",
     ),
 ]
 NoLlm = Annotated[bool, typer.Option("--no-llm", help="Do not call a model: extractive answer or outline.")]
@@ -95,14 +105,33 @@ VerifyOption = Annotated[
     Verify,
     typer.Option(
         "--verify",
+        metavar="offline|llm",
         help="How cited sentences are checked: offline (a classifier trained on labelled claims) or llm (model judge).",
     ),
 ]
 
 
+# The argument that means "read it from standard input", as cat, git and llm take it.
+STDIN = "-"
+
+
+def from_stdin(value: str, what: str) -> str:
+    """``value``, or the text piped in when it is ``-`` (`echo "which works ..." | rag ask -`)."""
+    from rag.errors import InputError
+
+    if value != STDIN:
+        return value
+    if sys.stdin.isatty():
+        raise InputError(f"'-' reads the {what} from standard input, but nothing is piped in (echo TEXT | rag ... -)")
+    text = sys.stdin.read().strip()
+    if not text:
+        raise InputError(f"standard input is empty: pipe the {what} in, e.g. echo TEXT | rag ... -")
+    return text
+
+
 def search_request(
-    query: str, top_k: int | None, since: int | None, until: int | None, lists: list[str] | None
+    query: str, top_k: int | None, since: int | None, until: int | None, lists: list[str] | None, what: str
 ) -> SearchRequest:
     from rag.services.requests import SearchRequest
 
-    return SearchRequest(query, top_k, since, until, lists or [])
+    return SearchRequest(from_stdin(query, what), top_k, since, until, lists or [])

@@ -18,6 +18,7 @@ from rich.text import Text
 from rag.formats.details import detail_rows
 from rag.formats.markdown import reference
 from rag.records import Paper
+from rag.services.configuration import ConfigView
 from rag.services.results import (
     Collections,
     DoctorReport,
@@ -300,6 +301,13 @@ def render_doctor(console: Console, report: DoctorReport) -> None:
         if check.fix:
             line.append(f" -> {clean(check.fix)}", style="yellow")
         console.print(line, soft_wrap=True)  # one check, one line (greppable)
+
+
+def render_config(console: Console, view: ConfigView) -> None:
+    rows = [(s.name, s.value, s.source) for s in view.settings]
+    print_table(console, ("setting", "value", "from"), rows)
+    if console.is_terminal:
+        console.print(Text(f"user config file: {view.file} (`rag config set KEY VALUE` writes it)", style="dim"))
 
 
 def render_collections(console: Console, found: Collections) -> None:

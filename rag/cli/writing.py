@@ -23,6 +23,7 @@ from rag.cli.options import (
     Until,
     Verify,
     VerifyOption,
+    from_stdin,
     search_request,
 )
 from rag.cli.runtime import context, emit, handle_errors, print_json, stdout_console
@@ -97,7 +98,13 @@ def _show_answer(as_json: bool, answer: Answer, evidence: bool) -> None:
 
 @handle_errors
 def ask(
-    question: Annotated[str, typer.Argument(help='A question, e.g. "which works target heterogeneous GPUs?"')],
+    question: Annotated[
+        str,
+        typer.Argument(
+            metavar="QUESTION",
+            help='A question, e.g. "which works target heterogeneous GPUs?" (- reads it from stdin).',
+        ),
+    ],
     top_k: TopK = None,
     as_json: AsJson = False,
     since: Since = None,
@@ -120,7 +127,7 @@ def ask(
     """
     from rag.services.writing import ask as core_ask
 
-    request = search_request(question, top_k, since, until, lists)
+    request = search_request(question, top_k, since, until, lists, "question")
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
     answer = _write(core_ask, request, _options(no_llm, no_cache, verify, long), overrides, as_json)
     _show_answer(as_json, answer, evidence)
@@ -129,10 +136,15 @@ def ask(
 @handle_errors
 def summarize(
     query: Annotated[
-        str | None, typer.Argument(help="Topic; omit it to summarize a --list or the whole library.")
+        str | None,
+        typer.Argument(
+            metavar="[QUERY]", help="Topic; omit it to summarize a --list or the whole library (- reads it from stdin)."
+        ),
     ] = None,
     lists: Lists = None,
-    max_papers: Annotated[int, typer.Option("-k", "--top-k", "--max", help="At most this many papers.")] = 40,
+    max_papers: Annotated[
+        int, typer.Option("-k", "--top-k", "--max", metavar="N", help="At most this many papers.")
+    ] = 40,
     as_json: AsJson = False,
     model: Model = None,
     base_url: BaseUrl = None,
@@ -150,7 +162,7 @@ def summarize(
     from rag.services.requests import SummaryRequest
     from rag.services.writing import summarize as core_summarize
 
-    request = SummaryRequest(query, lists or [], max_papers)
+    request = SummaryRequest(from_stdin(query, "topic") if query else None, lists or [], max_papers)
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
     answer = _write(core_summarize, request, _options(no_llm, no_cache, verify), overrides, as_json)
     _show_answer(as_json, answer, evidence)
@@ -158,11 +170,16 @@ def summarize(
 
 @handle_errors
 def draft(
-    topic: Annotated[str, typer.Argument(help="What the related-work section is about.")],
+    topic: Annotated[
+        str, typer.Argument(metavar="TOPIC", help="What the related-work section is about (- reads it from stdin).")
+    ],
     cite: Annotated[
-        list[str] | None, typer.Option("--cite", help="A paper that must be cited (id, citekey or file#n). Repeatable.")
+        list[str] | None,
+        typer.Option("--cite", metavar="KEY", help="A paper that must be cited (id, citekey or file#n). Repeatable."),
     ] = None,
-    max_papers: Annotated[int, typer.Option("-k", "--top-k", "--max", help="At most this many papers.")] = 8,
+    max_papers: Annotated[
+        int, typer.Option("-k", "--top-k", "--max", metavar="N", help="At most this many papers.")
+    ] = 8,
     output_format: DocumentFormat = DEFAULT_DOCUMENT,
     bib: Bibliography = None,
     as_json: AsJson = False,
@@ -182,7 +199,7 @@ def draft(
     from rag.services.requests import DraftRequest
     from rag.services.writing import draft as core_draft
 
-    request = DraftRequest(topic, cite or [], max_papers, output_format, bib)
+    request = DraftRequest(from_stdin(topic, "topic"), cite or [], max_papers, output_format, bib)
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
     result = _write(core_draft, request, _options(no_llm, no_cache, verify), overrides, as_json)
     if as_json:

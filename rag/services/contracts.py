@@ -10,6 +10,7 @@ from typing import Any
 
 from rag.evaluation.metrics import EvalReport
 from rag.records import Hit, Paper
+from rag.services.configuration import ConfigView
 from rag.services.results import (
     Collections,
     DoctorReport,
@@ -98,6 +99,10 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "model_text": answer.model_text,
         "usage": asdict(answer.usage) if answer.usage else None,
     }
+
+
+def config_json(view: ConfigView) -> dict[str, Any]:
+    return {"file": str(view.file), "settings": [asdict(setting) for setting in view.settings]}
 
 
 def draft_json(draft: Draft) -> dict[str, Any]:
