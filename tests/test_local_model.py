@@ -210,7 +210,7 @@ def test_doctor_checks_the_file_without_starting_it(seeded: Path, tmp_path: Path
     if gguf.xllamacpp_available():
         assert code == 0 and llm["status"] == "ok"
     else:
-        assert code == 1 and llm["status"] == "fail" and "rag[local]" in llm["fix"]
+        assert code == 1 and llm["status"] == "fail" and "pip install xllamacpp" in llm["fix"]
     assert gguf.serving(fake) is None  # read-only: nothing was loaded
 
     not_gguf = tmp_path / "notes.txt"

@@ -30,7 +30,7 @@ def test_wheel_carries_seeds_and_prompts(tmp_path: Path) -> None:
         capture_output=True,
         timeout=300,
     )
-    wheel = next(tmp_path.glob("rag-*.whl"))
+    wheel = next(tmp_path.glob("rag_cite-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     for expected in (
         "rag/_data/seeds/papers.tsv",
@@ -40,6 +40,7 @@ def test_wheel_carries_seeds_and_prompts(tmp_path: Path) -> None:
         "rag/_data/prompts/format_json.txt",
         "rag/cli/app.py",
         "rag/writing/support_model.json",  # the offline citation check's trained weights
+        "rag/_data/NOTICE",  # where the weights and the seed corpus come from, and what that means
     ):
         assert expected in names
     # The installed layout is what resources.bundled_dir looks for first.

@@ -76,3 +76,30 @@ def test_notes_on_stderr_in_a_file_are_neither_wrapped_nor_padded(seeded: Path, 
     first = notes.splitlines()[0]
     assert first.startswith("Outline (no language model configured") and first.endswith("in 2 themes."), notes
     assert all(line == line.rstrip() for line in notes.splitlines())
+
+
+@pytest.mark.parametrize(("command", "field"), [("ask", "question"), ("search", "query")])
+def test_a_dash_reads_the_question_from_stdin(seeded: Path, command: str, field: str) -> None:
+    import json
+
+    done = subprocess.run(
+        [*RAG, command, "-", "--json"],
+        input=f"{HETEROGENEOUS_QUESTION}\n",
+        capture_output=True,
+        text=True,
+        env=os.environ,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)[field] == HETEROGENEOUS_QUESTION
+    empty = subprocess.run([*RAG, command, "-"], input="", capture_output=True, text=True, env=os.environ)
+    assert empty.returncode == 1 and empty.stderr.startswith("error: standard input is empty")
+
+
+def test_help_names_what_each_argument_is_not_its_python_type() -> None:
+    commands = ["ask", "search", "summarize", "draft", "show", "ingest", "remove", "export", "eval", "map", "config"]
+    for command in commands:
+        done = subprocess.run([*RAG, command, "--help"], capture_output=True, text=True, env=os.environ)
+        assert "<str>" not in done.stdout and "<list" not in done.stdout and "<int>" not in done.stdout, done.stdout
+        assert "{" not in done.stdout.splitlines()[0], done.stdout.splitlines()[0]
+    ask = subprocess.run([*RAG, "ask", "--help"], capture_output=True, text=True, env=os.environ).stdout
+    assert ask.startswith("Usage: rag ask [OPTIONS] QUESTION") and "-k, --top-k N" in ask

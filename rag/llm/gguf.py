@@ -54,7 +54,7 @@ ESTIMATE_MARGIN = 0.8
 # The least source budget worth a prompt, whatever RAG_LLM_MAX_TOKENS leaves.
 MIN_SOURCE_TOKENS = 256
 BYTES_PER_MB = 1024 * 1024
-INSTALL_HINT = "pip install 'rag[local]'"
+INSTALL_HINT = "pip install xllamacpp (rag's `local` extra: pip install -e '.[local]' in rag's folder)"
 
 
 @dataclass(frozen=True)
