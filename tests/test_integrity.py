@@ -66,6 +66,9 @@ def test_killed_ingest_recovers_readers_go_on_and_a_second_writer_is_refused(tmp
     reader = _rag("papers", "--json", env=env)
     assert reader.returncode == 0, "readers never wait for a writer: they see the last complete state"
     assert len(json.loads(reader.stdout)["papers"]) == DOCUMENTS
+    during = _rag("search", "heterogeneous gpu cluster", env=env)
+    assert during.returncode == 0 and "another rag process is indexing this library" in during.stderr, during.stderr
+    assert "interrupted" not in during.stderr, "nothing was interrupted: the ingest is running"
     other = tmp_path / "other.txt"
     other.write_text("Related papers: X\n\nOne abstract about GPUs.\n")
     busy = _rag("ingest", str(other), env=env)
@@ -134,3 +137,8 @@ def test_ctrl_c_during_an_ingest_says_what_was_kept(tmp_path: Path) -> None:
     )
     assert "embedding:" in stderr.decode(), "without a terminal, progress comes as lines"
     assert "Traceback" not in stderr.decode()
+    kept = _stored_vectors(data_dir)
+    assert kept >= SYNC_CHUNK, "the vectors computed before Ctrl-C are kept"
+    again = _rag("ingest", str(seed), env=env)
+    assert again.returncode == 0, again.stderr
+    assert f"added vectors for {DOCUMENTS - kept} papers" in again.stderr, "the rerun embeds only the rest"

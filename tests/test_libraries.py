@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from conftest import SEEDS, needs_model
@@ -70,6 +71,42 @@ def test_readers_run_side_by_side_right_after_the_first_indexing(tmp_path: Path)
     assert [code for code, _, _ in outcomes] == [0] * PARALLEL_READERS, [err for _, _, err in outcomes]
     assert all(json.loads(out)["hits"] for _, out, _ in outcomes)
     assert sum("first run" in err for _, _, err in outcomes) == 1, "one process seeds, the others wait and read"
+
+
+@needs_model
+def test_first_runs_started_one_after_another_wait_for_the_seeding_instead_of_ranking_by_words(
+    tmp_path: Path,
+) -> None:
+    """Started while the first one is still embedding the bundled corpus, later searches used to say "papers have
+    no vector yet (an interrupted ingest ...)" and rank by words only; they wait for the seeding instead."""
+    env = {**os.environ, "RAG_DATA_DIR": str(tmp_path / "fresh")}
+    catalog = tmp_path / "fresh" / "papers" / "papers.json"
+    first = subprocess.Popen(
+        [*RAG, "search", "heterogeneous GPUs", "--json"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not catalog.exists():  # the papers are saved; their vectors are being computed now
+        assert first.poll() is None and time.monotonic() < deadline, "the first run ended before saving the papers"
+        time.sleep(0.02)
+    later = [
+        subprocess.Popen(
+            [*RAG, "search", "heterogeneous GPUs", "--json"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(PARALLEL_READERS)
+    ]
+    for process in (first, *later):
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 0, err
+        assert "no vector yet" not in err and "not searchable by meaning" not in err, err
+        assert all(hit["relevance"] is not None for hit in json.loads(out)["hits"]), "ranked by meaning too"
 
 
 def test_the_storage_backend_is_a_seam_a_context_can_be_given(tmp_path: Path, no_model: Path) -> None:

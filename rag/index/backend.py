@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rag.config import Settings
-from rag.errors import StoreError
+from rag.errors import StoreBusyError, StoreError
 from rag.index.catalog import Catalog, CatalogFile
 from rag.index.chroma import EMBED_MODEL_KEY, VectorStore, chroma_errors, connect, wipe_embedded_index
 from rag.index.chroma_files import FileStamp, file_stamp, read_collections
 from rag.index.layout import DataDir
-from rag.index.lock import data_dir_lock, ensure_data_dir, lock_if_free
+from rag.index.lock import data_dir_lock, ensure_data_dir, is_locked, lock_if_free
 from rag.index.server_citekeys import settle_citekeys
 from rag.records import LibraryInfo, Notify, Paper, silent
 
@@ -121,6 +121,20 @@ class Backend(ABC):
         """Forget in-process copies of the store that another process may have made stale (long-lived readers)."""
         return None
 
+    def writer_busy(self) -> bool:
+        """Whether another process is writing right now (as far as this backend can tell)."""
+        return False
+
+    @contextmanager
+    def seeding(self) -> Iterator[None]:
+        """Held while the bundled corpus fills the default library, so that readers can wait for it."""
+        yield
+
+    def wait_for_seeding(self) -> bool:
+        """When another process is filling the default library on first use, wait for it (bounded):
+        True once it is done. False when nobody is seeding."""
+        return False
+
     @property
     def has_index(self) -> bool:
         """Whether a vector store is there to ask (without creating one)."""
@@ -197,6 +211,27 @@ class EmbeddedBackend(Backend):
 
     def optional_write(self) -> AbstractContextManager[bool]:
         return lock_if_free(self.layout.root)
+
+    def writer_busy(self) -> bool:
+        return is_locked(self.layout.lock)
+
+    @contextmanager
+    def seeding(self) -> Iterator[None]:
+        marker = self.layout.seeding
+        marker.touch()
+        try:
+            yield
+        finally:
+            marker.unlink(missing_ok=True)
+
+    def wait_for_seeding(self) -> bool:
+        if not (self.layout.seeding.exists() and self.writer_busy()):
+            return False  # a marker left by a killed process has no lock holder: nothing to wait for
+        try:
+            with self.first_use_guard():
+                return True
+        except StoreBusyError:
+            return False  # still not done: read what is there, and say so
 
     def catalog_file(self, library: str) -> CatalogFile:
         return CatalogFile(self.layout.catalog(library))

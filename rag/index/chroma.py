@@ -203,6 +203,10 @@ class VectorStore:
                 self._count = int(self.collection.count())
         return self._count
 
+    def forget_count(self) -> None:
+        """Count again on next use: another process wrote to the collection."""
+        self._count = None
+
     def ids(self) -> set[str]:
         return {paper_id for page in self._pages([]) for paper_id in page["ids"]}
 

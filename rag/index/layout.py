@@ -3,6 +3,7 @@
 ```
 DATA_DIR/
   .rag.lock                    one writer at a time (embedded mode)
+  .seeding                     the first command is indexing the bundled corpus (others wait for it)
   chroma/                      Chroma's embedded store (chroma.sqlite3 + one folder per vector segment)
   <library>/papers.json        the papers themselves, the source of truth (embedded mode)
   <library>/lexical/           the saved BM25 index of that library
@@ -27,6 +28,7 @@ CHROMA_DB = "chroma.sqlite3"
 CHROMA_WAL = "chroma.sqlite3-wal"
 LEXICAL_DIR = "lexical"
 LOCK_FILE = ".rag.lock"
+SEEDING_MARKER = ".seeding"
 LLM_CACHE_DIR = "llm-cache"
 CAPABILITIES_FILE = "llm-endpoints.json"
 SNAPSHOTS_DIR = "server-snapshots"
@@ -44,6 +46,10 @@ class DataDir:
     @property
     def lock(self) -> Path:
         return self.root / LOCK_FILE
+
+    @property
+    def seeding(self) -> Path:
+        return self.root / SEEDING_MARKER
 
     @property
     def chroma(self) -> Path:

@@ -29,8 +29,8 @@ from rag.index.units import all_units, unit_count
 from rag.records import Hit, Notify, Paper, ProgressFn, SeedList, silent
 from rag.resources import seeds_dir
 
-# Papers embedded and stored per step while indexing.
-SYNC_CHUNK = 256
+# Papers embedded and stored per step while indexing: Ctrl-C or a kill loses at most this many vectors.
+SYNC_CHUNK = 64
 # A reader embeds missing vectors itself only when they take seconds, not minutes.
 READER_SYNC_LIMIT = 64
 
@@ -225,6 +225,12 @@ def _complete_vectors(library: LibrarySession, write: bool) -> None:
         return
     if write:
         added = library.sync_vectors()
+    elif library.backend.writer_busy():
+        library.notify(
+            f"another rag process is indexing this library: {missing} papers and passages are not searchable "
+            "by meaning yet (found by their words meanwhile)"
+        )
+        return
     elif missing <= READER_SYNC_LIMIT:
         with library.backend.optional_write() as free:
             added = library.sync_vectors() if free else 0
@@ -262,6 +268,8 @@ class Opener:
         store = self._store()
         if not self.backend.exists(self.settings.collection, store):
             self._first_use(store, held=False)
+        elif self.backend.wait_for_seeding() and store is not None:
+            store.forget_count()  # the seeding process stored vectors while this one waited
         library = self._session(store)
         _complete_vectors(library, write=False)
         yield library
@@ -326,7 +334,8 @@ class Opener:
             library = self._session(store, whole=True)
             bundled = load_paths([seeds_dir()])
             self.notify(f"first run: indexing the bundled corpus ({len(bundled.papers)} papers) into {name}")
-            library.add(list(bundled.papers.values()), bundled.lists)
+            with self.backend.seeding():
+                library.add(list(bundled.papers.values()), bundled.lists)
 
     def _missing_library(self) -> NotFoundError:
         name = self.settings.collection
