@@ -15,6 +15,7 @@ from typing import Any
 from rag.corpus.entries import finish, year_in
 from rag.corpus.identity import arxiv_in, arxiv_value
 from rag.corpus.latex import latex_to_text
+from rag.corpus.names import normalize_name
 from rag.corpus.types import csl_type
 from rag.errors import InputError
 from rag.records import Paper
@@ -39,7 +40,7 @@ def _names(value: str) -> list[str]:
         parts = parse_single_name_into_parts(raw, strict=False)
         last = latex_to_text(" ".join(parts.von + parts.last))
         first = latex_to_text(" ".join(parts.first + parts.jr))
-        names.append(f"{last}, {first}" if last and first else last or first)
+        names.append(f"{last}, {first}" if last and first else normalize_name(last or first))
     return [name for name in names if name.strip()]
 
 

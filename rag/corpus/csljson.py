@@ -14,6 +14,7 @@ from typing import Any
 
 from rag.corpus.entries import clean_text, finish
 from rag.corpus.identity import TRUNCATION_MARK, arxiv_in, arxiv_value, normalize_text
+from rag.corpus.names import normalize_name
 from rag.corpus.types import CSL_TYPES
 from rag.errors import InputError
 from rag.records import Paper
@@ -71,12 +72,12 @@ def _author(name: object) -> str | None:
     if not isinstance(name, Mapping):
         return None
     if literal := _text(name.get("literal")):
-        return literal
+        return normalize_name(literal)
     family = " ".join(p for p in (_text(name.get("non-dropping-particle")), _text(name.get("family"))) if p)
     given = " ".join(
         p for p in (_text(name.get("given")), _text(name.get("dropping-particle")), _text(name.get("suffix"))) if p
     )
-    return f"{family}, {given}" if family and given else family or given or None
+    return f"{family}, {given}" if family and given else normalize_name(family or given) or None
 
 
 def _year(issued: object) -> int | None:

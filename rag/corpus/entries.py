@@ -21,13 +21,14 @@ _URL = re.compile(r"https?://\S+")
 _PAGE_DASH = re.compile(r"\s*(?:--|[-‐‑‒–—−])\s*")  # the dashes exports put between pages
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d{2}|20\d{2})(?!\d)")
 # Markup abstracts carry from publishers (JATS, MathML) and Zotero/CSL rich text: the words stay, tags go.
+_BEFORE_PUNCTUATION = re.compile(r"\s+([.,;:!?)\]])")
 _MARKUP = re.compile(r"</?(?:p|i|b|em|strong|sup|sub|span|br|sc|scp|u|jats:[a-z-]+|mml:[a-z-]+)\b[^<>]*>", re.I)
 
 
 def clean_text(value: str) -> str:
     """Markup tags and HTML entities out, single spaces."""
-    if "<" in value:
-        value = _MARKUP.sub(" ", value)
+    if "<" in value and _MARKUP.search(value):  # a tag stands between words, never before punctuation
+        value = _BEFORE_PUNCTUATION.sub(r"\1", _MARKUP.sub(" ", value))
     if "&" in value:
         value = html.unescape(value)
     return normalize_text(value)

@@ -223,7 +223,7 @@ ZOTERO_CSV = Schema(
         "abstract": ("abstract note",),
         "authors": ("author",),
         "year": ("publication year", "date"),
-        "venue": ("publication title",),
+        "venue": ("publication title", "conference name"),
         "pages": ("pages",),
         "url": ("url",),
         "type": ("item type",),

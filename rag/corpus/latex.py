@@ -26,6 +26,8 @@ _EXTRA_MACROS = {
     "textbraceright": "}",
     "url": "%s",  # an address as it is, not in <...>
 }
+# A "%" in a field is a percent sign, not the start of a LaTeX comment (BibTeX has none).
+_PERCENT = re.compile(r"(?<!\\)%")
 # A macro name left in the text after decoding: an escaped backslash the user typed before a name.
 _LEFT_MACRO = re.compile(r"\\([a-zA-Z]+)")
 # Formatting macros whose argument lost its braces on the way (Scopus' "\mathbf8 1. 9 7 %").
@@ -48,7 +50,7 @@ def _decoder() -> tuple[Any, Any, Any]:
     text_context.add_context_category(
         "rag-zotero", prepend=True, macros=[MacroTextSpec(name, text) for name, text in _EXTRA_MACROS.items()]
     )
-    converter = LatexNodes2Text(latex_context=text_context, math_mode="text", keep_comments=True)
+    converter = LatexNodes2Text(latex_context=text_context, math_mode="text")
     return latexwalker.get_default_latex_context_db(), text_context, converter
 
 
@@ -81,7 +83,7 @@ def latex_to_text(value: str) -> str:
     """``value`` with its LaTeX markup read as text: accents, escapes, ``\\textit{...}``, math symbols."""
     if not _LATEX_SIGNS.search(value):
         return value
-    text = _convert(_MATH.sub(_scripts, value))
+    text = _convert(_PERCENT.sub(r"\\%", _MATH.sub(_scripts, value)))
     return _LEFT_MACRO.sub(_left_macro, text) if "\\" in text else text
 
 

@@ -18,8 +18,10 @@ from rag.corpus.identity import normalize_text
 
 # Between names whatever the form: ";", "|", a new line, " and ", "&".
 _BETWEEN_NAMES = re.compile(r"\s*(?:[;|\n]|\band\b|&)\s*", re.IGNORECASE)
-# Initials, dotted or not: "R.", "D.G.", "H.-B.", "DJ", "JJM".
-_INITIALS = re.compile(r"(?:[A-Z]\.-?){1,4}|[A-Z]{1,3}\.?")
+# Initials, dotted or not: "R.", "D.G.", "H.-B.", "DJ", "JJM"; a generational suffix is not initials.
+_CAPITAL = "A-ZÀ-ÖØ-ÞĆČĐŁŃŘŚŠŹŻŽ"
+_INITIALS = re.compile(rf"(?!(?:II|III|IV)\b)(?:(?:[{_CAPITAL}]\.-?){{1,4}}|[{_CAPITAL}]{{1,3}}\.?)")
+_SUFFIX = re.compile(r"^(?P<name>.+?)\s+(?P<suffix>Jr\.?|Sr\.?|II|III|IV)$")
 # What exports put around a name: Scopus' author ids "(57204042290)", honorifics (SpringerLink).
 _AUTHOR_ID = re.compile(r"\s*\(\d+\)\s*$")
 _HONORIFICS = re.compile(r"^(?:(?:Prof|Dr|Mr|Mrs|Ms)\.?\s+)+")
@@ -34,8 +36,9 @@ def split_names(value: str) -> list[str]:
     names: list[str] = []
     for piece in _BETWEEN_NAMES.split(value):
         parts = [part.strip() for part in piece.split(",") if part.strip()]
-        if len(parts) > 1 and all(" " in part for part in parts):
-            names.extend(parts)  # 'Ann Roe, Bo Li' or 'Liu R., Adler D.G.': a list
+        spaced = sum(" " in part for part in parts)
+        if len(parts) > 1 and spaced >= len(parts) - (len(parts) > 2):
+            names.extend(parts)  # 'Ann Roe, Bo Li' or 'Liu R., Adler D.G.' (one may be a mononym): a list
         elif len(parts) >= 4 and len(parts) % 2 == 0 and all(_INITIALS.fullmatch(p) for p in parts[1::2]):
             names.extend(f"{last}, {first}" for last, first in zip(parts[::2], parts[1::2], strict=True))
         elif parts:
@@ -49,6 +52,9 @@ def normalize_name(name: str) -> str:
     if "," in name:
         surname, _, given = name.partition(",")
         return f"{surname.strip()}, {given.strip()}" if given.strip() else surname.strip()
+    if (suffixed := _SUFFIX.match(name)) and " " in suffixed.group("name"):  # 'William B. Gould IV'
+        *given, last = suffixed.group("name").split()
+        return f"{last}, {' '.join(given)}, {suffixed.group('suffix')}"
     words = name.split()
     if len(words) > 1 and _INITIALS.fullmatch(words[-1]) and not all(_INITIALS.fullmatch(w) for w in words[:-1]):
         return f"{' '.join(words[:-1])}, {words[-1]}"

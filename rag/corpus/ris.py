@@ -11,7 +11,8 @@ from rag.corpus.tagged import RIS, read_records
 from rag.errors import InputError
 from rag.records import Paper
 
-# Titles: TI, else T1 (older exporters) or CT; the container: T2, else the journal names, else their
+# Titles: TI, else T1 (older exporters) or CT; the container: T2, else C3 (Zotero's proceedings title),
+# else the journal names, else their
 # abbreviations (J2, JA); A1 is the older tag for the authors; N2 the older one for the abstract.
 RIS_SCHEMA = Schema(
     "RIS",
@@ -21,7 +22,7 @@ RIS_SCHEMA = Schema(
         "abstract": ("AB", "N2"),
         "authors": ("AU", "A1"),
         "year": ("PY", "Y1", "DA"),
-        "venue": ("T2", "JF", "JO", "BT", "T3", "JA", "J2"),
+        "venue": ("T2", "C3", "JF", "JO", "BT", "T3", "JA", "J2"),
         "volume": ("VL", "VO"),
         "issue": ("IS",),
         "page_start": ("SP",),
