@@ -1,6 +1,8 @@
 """The exports people have: RIS, Web of Science, MEDLINE, the databases' CSVs, BibTeX's LaTeX; their bad
 inputs; and every real file in ../shared/real read as its PROVENANCE counts it."""
 
+# ruff: noqa: E501 (export fixtures keep one header or record per line, as the files have them)
+
 from __future__ import annotations
 
 import json
@@ -358,43 +360,79 @@ def test_ovid_csv_in_windows_1252_with_multi_line_cells(tmp_path: Path) -> None:
         (  # Zotero: 'Key' is Zotero's item key, not a citekey
             "Key,Item Type,Publication Year,Author,Title,Publication Title,DOI,Url,Abstract Note,Pages,Issue,Volume,Publisher",
             'J6WKGJ3W,conferencePaper,2025,"Roe, Ann; Poe, Bo",Zotero Paper,Proc. Z,10.1000/z,https://z.org,Zotero text.,1-9,2,3,ACM',
-            ("Zotero Paper", ["Roe, Ann", "Poe, Bo"], ("Proc. Z", "3", "2", "1-9", "ACM", "10.1000/z", "https://z.org", "paper-conference")),
+            (
+                "Zotero Paper",
+                ["Roe, Ann", "Poe, Bo"],
+                ("Proc. Z", "3", "2", "1-9", "ACM", "10.1000/z", "https://z.org", "paper-conference"),
+            ),
         ),
         (  # PubMed CSV: no abstracts; volume, issue and pages only in the citation
             "PMID,Title,Authors,Citation,First Author,Journal/Book,Publication Year,Create Date,PMCID,NIHMS ID,DOI",
             '33634751,Autophagy Guidelines,"Klionsky DJ, Abdel-Aziz AK","Autophagy. 2021 Jan;17(1):1-382. doi: x.",'
             "Klionsky DJ,Autophagy,2021,2021/02/26,,,10.1080/15548627.2020.1797280",
-            ("Autophagy Guidelines", ["Klionsky, DJ", "Abdel-Aziz, AK"], ("Autophagy", "17", "1", "1-382", None,
-             "10.1080/15548627.2020.1797280", "https://pubmed.ncbi.nlm.nih.gov/33634751/", None)),
-        ),  # fmt: skip
+            (
+                "Autophagy Guidelines",
+                ["Klionsky, DJ", "Abdel-Aziz, AK"],
+                (
+                    "Autophagy",
+                    "17",
+                    "1",
+                    "1-382",
+                    None,
+                    "10.1080/15548627.2020.1797280",
+                    "https://pubmed.ncbi.nlm.nih.gov/33634751/",
+                    None,
+                ),
+            ),
+        ),
         (  # OpenAlex's CSV: dotted column names, '|' between authors
             "id,doi,display_name,publication_year,type,authorships.author.display_name,primary_location.source.display_name,"
             "biblio.volume,biblio.issue,biblio.first_page,biblio.last_page",
             "https://openalex.org/W1,https://doi.org/10.1000/oa,Open Work,2023,book-chapter,Ann Roe|Bo Poe,Big Book,4,,7,8",
-            ("Open Work", ["Ann Roe", "Bo Poe"], ("Big Book", "4", None, "7-8", None, "10.1000/oa", "https://doi.org/10.1000/oa", "chapter")),
+            (
+                "Open Work",
+                ["Ann Roe", "Bo Poe"],
+                ("Big Book", "4", None, "7-8", None, "10.1000/oa", "https://doi.org/10.1000/oa", "chapter"),
+            ),
         ),
         (  # Cochrane CENTRAL
             "CENTRAL ID,Author(s),Title,Source,Year,Abstract,Volume,Issue,Pages,Publication Type,DOI,URL",
             'CN-1,"Contreras, JD; Islam, M",Child Feces,J Epi,2024,Trial text.,14,3,765\u2010778,Journal article,10.1000/c,https://c.org',
-            ("Child Feces", ["Contreras, JD", "Islam, M"], ("J Epi", "14", "3", "765-778", None, "10.1000/c", "https://c.org", "article-journal")),
+            (
+                "Child Feces",
+                ["Contreras, JD", "Islam, M"],
+                ("J Epi", "14", "3", "765-778", None, "10.1000/c", "https://c.org", "article-journal"),
+            ),
         ),
         (  # IEEE Xplore
             "Document Title,Authors,Publication Title,Publication Year,Volume,Issue,Start Page,End Page,Abstract,DOI,PDF Link,Publisher,Document Identifier",
             'Exascale Trends,"P. Kogge; J. Shalf",CiSE,2013,15,6,16,26,We now have data.,10.1109/M,https://x.org/p,IEEE,IEEE Magazines',
-            ("Exascale Trends", ["P. Kogge", "J. Shalf"], ("CiSE", "15", "6", "16-26", "IEEE", "10.1109/M", "https://x.org/p", "article-magazine")),
+            (
+                "Exascale Trends",
+                ["P. Kogge", "J. Shalf"],
+                ("CiSE", "15", "6", "16-26", "IEEE", "10.1109/M", "https://x.org/p", "article-magazine"),
+            ),
         ),
         (  # SpringerLink: names with nothing between them
             "Item Title,Publication Title,Book Series Title,Journal Volume,Journal Issue,Item DOI,Authors,Publication Year,URL,Content Type",
             "Load Balancing,Soft Computing,,,,10.1007/978,Araz R. AlievNigar T. Ismayilova,2022,http://link.springer.com/c,Chapter",
-            ("Load Balancing", ["Araz R. Aliev", "Nigar T. Ismayilova"], ("Soft Computing", None, None, None, None, "10.1007/978", "http://link.springer.com/c", "chapter")),
+            (
+                "Load Balancing",
+                ["Araz R. Aliev", "Nigar T. Ismayilova"],
+                ("Soft Computing", None, None, None, None, "10.1007/978", "http://link.springer.com/c", "chapter"),
+            ),
         ),
         (  # Embase classic
             "Title,Author Names,Source title,Publication Year,Volume,Issue,First Page,Last Page,Publication Type,Abstract,DOI,Full Text Link",
             '"Probiotics","Shekar S., Venkatachalapathy R.",J Care,2025,13,1,62,70,Review,Diarrhea is common.,10.1186/s,http://dx.doi.org/10.1186/s',
-            ("Probiotics", ["Shekar, S.", "Venkatachalapathy, R."], ("J Care", "13", "1", "62-70", None, "10.1186/s", "http://dx.doi.org/10.1186/s", "article-journal")),
+            (
+                "Probiotics",
+                ["Shekar, S.", "Venkatachalapathy, R."],
+                ("J Care", "13", "1", "62-70", None, "10.1186/s", "http://dx.doi.org/10.1186/s", "article-journal"),
+            ),
         ),
     ],
-)  # fmt: skip
+)
 def test_known_csv_exports_need_no_field_mapping(
     tmp_path: Path, header: str, row: str, expected: tuple[str, list[str], tuple[object, ...]]
 ) -> None:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from rag.corpus.schemas import column_key
 
-# Abstracts can be long, and a cut field would end the read (csv's default limit is 128 KiB).
-csv.field_size_limit(16 * 1024 * 1024)
+# Abstracts can be long, and a field over csv's limit (128 KiB by default) would end the read.
+FIELD_LIMIT = 16 * 1024 * 1024
 # The first line of Embase's field-per-line layout, and its field names: capitals.
 _EMBASE_FIRST = re.compile(r'^\ufeff?"TITLE",')
 _LABEL = re.compile(r"^[A-Z][A-Z0-9 /()&-]*$")
@@ -73,6 +73,7 @@ def read_table(text: str, file_name: str, suffix: str) -> Table:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text, suffix))
     rows: list[tuple[int, list[str]]] = []
     broken = None
+    limit = csv.field_size_limit(FIELD_LIMIT)  # set for this read only: other readers keep csv's default
     try:
         line = 1
         for cells in reader:
@@ -80,6 +81,8 @@ def read_table(text: str, file_name: str, suffix: str) -> Table:
             line = reader.line_num + 1
     except csv.Error as exc:  # the csv module cannot resync after a broken row: keep what came before
         broken = f"{file_name}:{reader.line_num}: not a valid CSV row ({exc}); the rows after it were not read"
+    finally:
+        csv.field_size_limit(limit)
     if _EMBASE_FIRST.match(text) and len(rows) > 1 and _LABEL.match(rows[1][1][0] if rows[1][1] else ""):
         table = _field_per_line(rows)
     else:

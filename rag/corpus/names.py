@@ -53,8 +53,8 @@ def normalize_name(name: str) -> str:
         surname, _, given = name.partition(",")
         return f"{surname.strip()}, {given.strip()}" if given.strip() else surname.strip()
     if (suffixed := _SUFFIX.match(name)) and " " in suffixed.group("name"):  # 'William B. Gould IV'
-        *given, last = suffixed.group("name").split()
-        return f"{last}, {' '.join(given)}, {suffixed.group('suffix')}"
+        *forenames, last = suffixed.group("name").split()
+        return f"{last}, {' '.join(forenames)}, {suffixed.group('suffix')}"
     words = name.split()
     if len(words) > 1 and _INITIALS.fullmatch(words[-1]) and not all(_INITIALS.fullmatch(w) for w in words[:-1]):
         return f"{' '.join(words[:-1])}, {words[-1]}"
