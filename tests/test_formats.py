@@ -211,7 +211,7 @@ def test_reingesting_a_changed_bib_entry_updates_only_it(tmp_path: Path) -> None
     ],
 )
 def test_pdf_author_field_becomes_names(field: str, names: list[str]) -> None:
-    from rag.corpus.pdf import split_authors
+    from rag.corpus.names import split_names as split_authors
 
     assert split_authors(field) == names
 

@@ -680,7 +680,7 @@ def test_regression_source_block_author_closes_fence() -> None:
 @FAST
 @given(any_text)
 def test_split_authors_gives_clean_names(field: str) -> None:
-    from rag.corpus.pdf import split_authors
+    from rag.corpus.names import split_names as split_authors
 
     names = split_authors(field)
     assert all(name and name == name.strip() and ";" not in name for name in names)

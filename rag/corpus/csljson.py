@@ -12,60 +12,14 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rag.corpus.identity import TRUNCATION_MARK, arxiv_in, arxiv_value, content_id, normalize_text
+from rag.corpus.entries import clean_text, finish
+from rag.corpus.identity import TRUNCATION_MARK, arxiv_in, arxiv_value, normalize_text
+from rag.corpus.names import normalize_name
+from rag.corpus.types import CSL_TYPES
 from rag.errors import InputError
 from rag.records import Paper
 
 # CSL 1.0.2's item types: a "type" outside them is some other export's (OpenAlex's "book-chapter", ...).
-CSL_TYPES = frozenset(
-    {
-        "article",
-        "article-journal",
-        "article-magazine",
-        "article-newspaper",
-        "bill",
-        "book",
-        "broadcast",
-        "chapter",
-        "classic",
-        "collection",
-        "dataset",
-        "document",
-        "entry",
-        "entry-dictionary",
-        "entry-encyclopedia",
-        "event",
-        "figure",
-        "graphic",
-        "hearing",
-        "interview",
-        "legal_case",
-        "legislation",
-        "manuscript",
-        "map",
-        "motion_picture",
-        "musical_score",
-        "pamphlet",
-        "paper-conference",
-        "patent",
-        "performance",
-        "periodical",
-        "personal_communication",
-        "post",
-        "post-weblog",
-        "regulation",
-        "report",
-        "review",
-        "review-book",
-        "software",
-        "song",
-        "speech",
-        "standard",
-        "thesis",
-        "treaty",
-        "webpage",
-    }
-)
 # Fields of the exports rag.corpus.exports recognises (OpenAlex, Semantic Scholar, arXiv): such a file stays there.
 OTHER_EXPORT_FIELDS = frozenset(
     {
@@ -78,13 +32,12 @@ OTHER_EXPORT_FIELDS = frozenset(
         "authors_parsed",
     }
 )
-# CSL's rich-text markup in titles and abstracts (<i>, <b>, <sup>, <sub>, <span class="nocase">...).
-_CSL_MARKUP = re.compile(r"</?(?:i|b|sup|sub|span)(?:\s[^>]*)?>", re.I)
+# Where the container is: a journal or book, else the proceedings series or the event.
+_VENUE = ("container-title", "collection-title", "event-title", "event")
 # arXiv ids where CSL exports put them: number "arXiv:ID", URL .../abs/ID, DOI 10.48550/arXiv.ID.
 _ARXIV_FIELDS = ("number", "URL", "DOI", "archive_location", "note")
 # A citekey cannot hold whitespace or the characters that end a BibTeX key or a \cite{} list.
 _BAD_KEY_CHARS = re.compile(r"[\s,{}()\"#%'=\\]")
-_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 
 
 def looks_like_csl_item(item: object) -> bool:
@@ -109,7 +62,7 @@ def is_csl_json(data: object) -> bool:
 def _text(value: object) -> str:
     if isinstance(value, list):  # Crossref-style CSL gives titles as lists
         value = next((v for v in value if isinstance(v, str) and v.strip()), "")
-    return normalize_text(_CSL_MARKUP.sub("", value)) if isinstance(value, str) else ""
+    return clean_text(str(value)) if isinstance(value, str | int) and not isinstance(value, bool) else ""
 
 
 def _author(name: object) -> str | None:
@@ -119,12 +72,12 @@ def _author(name: object) -> str | None:
     if not isinstance(name, Mapping):
         return None
     if literal := _text(name.get("literal")):
-        return literal
+        return normalize_name(literal)
     family = " ".join(p for p in (_text(name.get("non-dropping-particle")), _text(name.get("family"))) if p)
     given = " ".join(
         p for p in (_text(name.get("given")), _text(name.get("dropping-particle")), _text(name.get("suffix"))) if p
     )
-    return f"{family}, {given}" if family and given else family or given or None
+    return f"{family}, {given}" if family and given else normalize_name(family or given) or None
 
 
 def _year(issued: object) -> int | None:
@@ -186,25 +139,26 @@ def parse_csl_json(data: object, file_name: str) -> tuple[list[Paper], list[str]
             warnings.append(f"{where}: id '{key}' cannot be a citekey (spaces or ,{{}}()\"#%'=\\), rag gives it one")
             key = ""
         names = item.get("author")
-        authors = [a for a in map(_author, names) if a] if isinstance(names, list) else []
-        doi = _DOI_PREFIX.sub("", str(item.get("DOI") or "").strip()) or None
-        papers.append(
-            Paper(
-                id=content_id(abstract or f"{title}\n{'; '.join(authors)}"),
-                text=abstract or title,
-                title=title or None,
-                authors=authors,
-                year=_year(item.get("issued")),
-                arxiv=_arxiv(item),
-                doi=doi,
-                citekey=key,
-                sources=[f"{file_name}#{key or number}"],
-                lists=[file_name],
-                no_abstract=not abstract,
-                # A snippet cut short (as `rag export --format csljson` writes seed snippets) stays marked so.
-                truncated=abstract.endswith(TRUNCATION_MARK),
-            )
+        paper = Paper(
+            id="",
+            text=abstract,
+            title=title,
+            authors=[a for a in map(_author, names) if a] if isinstance(names, list) else [],
+            year=_year(item.get("issued")),
+            arxiv=_arxiv(item),
+            doi=str(item.get("DOI") or "") or None,
+            citekey=key,
+            # A snippet cut short (as `rag export --format csljson` writes seed snippets) stays marked so.
+            truncated=abstract.endswith(TRUNCATION_MARK),
+            venue=next((_text(item.get(name)) for name in _VENUE if _text(item.get(name))), None),
+            volume=_text(item.get("volume")) or None,
+            issue=_text(item.get("issue")) or None,
+            pages=_text(item.get("page")) or None,
+            publisher=_text(item.get("publisher")) or None,
+            url=_text(item.get("URL")) or None,
+            item_type=str(item.get("type")) if item.get("type") in CSL_TYPES else None,
         )
+        papers.extend(p for p in [finish(paper, f"{file_name}#{key or number}", file_name)] if p)
     if not papers:
         reasons = "; ".join(warnings[:3]) or "the list is empty"
         raise InputError(f"{file_name}: no usable CSL JSON item ({reasons})")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.corpus.identity import content_id, normalize_text
+from rag.corpus.names import split_names
 from rag.corpus.passages import split_passages, without_references
 from rag.errors import InputError
 from rag.records import Paper
@@ -16,7 +17,6 @@ from rag.records import Paper
 FIRST_PAGES = 2
 # An abstract longer than this has run into the body text.
 MAX_ABSTRACT_CHARS = 3000
-_AUTHOR_SEPARATOR = re.compile(r";|\s+and\s+|\s*&\s*", re.IGNORECASE)
 _ABSTRACT_START = re.compile(r"\babstract\b[\s.:—-]*", re.IGNORECASE)
 # The heading after the abstract. A bare "Introduction" must be alone on its line: an abstract's
 # own sentence may start with the word ("Introduction of wild-type lamin A ...").
@@ -85,24 +85,12 @@ def parse_pdf(path: Path, file_name: str, full_text: bool = True) -> Paper:
         id=content_id(abstract or f"{title}\n{first[:500]}"),
         text=abstract or normalize_text(first)[:MAX_ABSTRACT_CHARS],
         title=title,
-        authors=split_authors(meta_author),
+        authors=split_names(meta_author),
         sources=[f"{file_name}#1"],
         lists=[file_name],
         no_abstract=not abstract,
         passages=split_passages(_body_pages(pages, body_from)) if full_text else [],
     )
-
-
-def split_authors(field: str) -> list[str]:
-    """A PDF's /Author field ('Ann Roe and Bo Li', 'Roe, A.; Li, B.', 'Ann Roe, Bo Li & Cy Wu') as names."""
-    names: list[str] = []
-    for piece in _AUTHOR_SEPARATOR.split(normalize_text(field)):
-        parts = [part.strip() for part in piece.split(",") if part.strip()]
-        if len(parts) == 2 and " " not in parts[0]:  # 'Roe, Ann' is one name; 'Ann Roe, Bo Li' two
-            names.append(f"{parts[0]}, {parts[1]}")
-        else:
-            names.extend(parts)
-    return names
 
 
 def _body_pages(pages: list[str], body_from: int) -> list[tuple[int, str]]:

@@ -14,10 +14,13 @@ from pathlib import Path
 from rag.corpus.bibtex import parse_bibtex
 from rag.corpus.csljson import read_csl_json
 from rag.corpus.exports import parse_records
+from rag.corpus.medline import looks_like_medline, parse_medline
 from rag.corpus.pdf import parse_pdf
 from rag.corpus.plaintext import parse_text_document
+from rag.corpus.ris import looks_like_ris, parse_ris
 from rag.corpus.seeds import METADATA_FILE, Metadata, is_seed_list, parse_metadata, parse_seed_list
-from rag.corpus.textfile import read_text_file
+from rag.corpus.textfile import read_export_file, read_text_file
+from rag.corpus.wos import looks_like_wos_plain, looks_like_wos_tab, parse_wos_plain, parse_wos_tab
 from rag.records import Paper, SeedList
 
 
@@ -43,6 +46,8 @@ class FileRead:
 
 
 Reader = Callable[[Path, ReadOptions], FileRead]
+# A parser of one export format: (text, file name) -> (papers, warnings).
+ExportParser = Callable[[str, str], tuple[list[Paper], list[str]]]
 # A text format recognised by what the text holds: (looks like it, read it).
 TextSniffer = tuple[Callable[[str], bool], Callable[[str, Path, ReadOptions], FileRead]]
 
@@ -61,8 +66,28 @@ def _bibtex(file: Path, options: ReadOptions) -> FileRead:
 
 
 def _records(file: Path, options: ReadOptions) -> FileRead:
-    text = read_text_file(file)
-    return _own_list(file, *parse_records(text, file.name, file.suffix.lower(), options.mapping))
+    text, warnings = read_export_file(file)
+    if file.suffix.lower() == ".tsv" and looks_like_wos_tab(text):
+        papers, more = parse_wos_tab(text, file.name)
+    else:
+        papers, more = parse_records(text, file.name, file.suffix.lower(), options.mapping)
+    return _own_list(file, papers, warnings + more)
+
+
+def _export(parse: ExportParser) -> Reader:
+    """A reader for a file of one export format (read as Windows-1252, with a warning, when not UTF-8)."""
+
+    def read(file: Path, options: ReadOptions) -> FileRead:
+        text, warnings = read_export_file(file)
+        papers, more = parse(text, file.name)
+        return _own_list(file, papers, warnings + more)
+
+    return read
+
+
+def _sniffed(parse: ExportParser) -> Callable[[str, Path, ReadOptions], FileRead]:
+    """A reader for an export found in a .txt file."""
+    return lambda text, file, options: _own_list(file, *parse(text, file.name))
 
 
 def _json(file: Path, options: ReadOptions) -> FileRead:
@@ -83,7 +108,13 @@ def _plain_text(text: str, file: Path, options: ReadOptions) -> FileRead:
 
 
 # Tried in order on a text file; plain text (one paper per file) when none recognises it.
-TEXT_SNIFFERS: list[TextSniffer] = [(is_seed_list, _seed_list)]
+TEXT_SNIFFERS: list[TextSniffer] = [
+    (is_seed_list, _seed_list),
+    (looks_like_ris, _sniffed(parse_ris)),
+    (looks_like_wos_plain, _sniffed(parse_wos_plain)),
+    (looks_like_wos_tab, _sniffed(parse_wos_tab)),
+    (looks_like_medline, _sniffed(parse_medline)),
+]
 
 
 def _text(file: Path, options: ReadOptions) -> FileRead:
@@ -106,4 +137,7 @@ READERS: dict[str, Reader] = {
     ".json": _json,
     ".csv": _records,
     ".tsv": _records,
+    ".ris": _export(parse_ris),
+    ".ciw": _export(parse_wos_plain),
+    ".nbib": _export(parse_medline),
 }

@@ -15,6 +15,16 @@ _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 def read_text_file(path: Path) -> str:
     """The file as text (UTF-8, or UTF-16 with its byte-order mark), or an ``InputError`` saying why it
     is not usable text."""
+    return _read(path, legacy=False)[0]
+
+
+def read_export_file(path: Path) -> tuple[str, list[str]]:
+    """An export as text: like ``read_text_file``, but a file that is not UTF-8 is read as Windows-1252
+    (what database exports on Windows write), with a warning saying so."""
+    return _read(path, legacy=True)
+
+
+def _read(path: Path, legacy: bool) -> tuple[str, list[str]]:
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -26,15 +36,30 @@ def read_text_file(path: Path) -> str:
             raise InputError(f"{path}: not valid UTF-16 text (offset {exc.start})") from None
         if not text.strip():
             raise InputError(f"{path}: file is empty")
-        return text
+        return text, []
     if not data.strip():
         raise InputError(f"{path}: file is empty")
     if b"\x00" in data[:BINARY_SNIFF_BYTES]:
         raise InputError(f"{path}: binary file, not text")
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), []
     except UnicodeDecodeError as exc:
+        if legacy:
+            return _legacy(data, path, exc.start)
         raise InputError(
             f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
             f"re-save it as UTF-8, e.g. iconv -f latin1 -t utf-8"
         ) from None
+
+
+def _legacy(data: bytes, path: Path, offset: int) -> tuple[str, list[str]]:
+    """Windows-1252, what Windows exporters (Ovid, older EndNote) write; Latin-1 where a byte is not one."""
+    try:
+        text, name = data.decode("cp1252"), "Windows-1252"
+    except UnicodeDecodeError:
+        text, name = data.decode("latin-1"), "Latin-1"  # any byte is a Latin-1 character
+    warning = (
+        f"{path.name}: not UTF-8 (byte 0x{data[offset]:02x} at offset {offset}); read as {name}, "
+        "so check its accents, or re-save it as UTF-8"
+    )
+    return text, [warning]
