@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -93,6 +95,7 @@ def test_zotero_duplicates_become_one_paper_under_the_first_key(library_files: t
         paper = json.loads(shown.stdout)
         assert paper["citekey"] == "kharitonov_emergent_2020" and paper["aliases"] == ["kharitonov_emergent_2020-1"]
         assert paper["doi"] == "10.18653/v1/2020.blackboxnlp-1.2", "the richer of the two entries leads"
+        assert paper["venue"] == "Proceedings of the Third BlackboxNLP Workshop" and paper["pages"] == "11-20"
 
 
 def test_the_same_library_in_two_formats_is_not_doubled(library_files: tuple[Path, Path]) -> None:
@@ -124,12 +127,12 @@ def test_every_key_resolves_in_remove_drafts_and_mcp_lookups(library_files: tupl
 
 def test_one_doi_on_two_different_titles_keeps_them_apart_and_says_so(tmp_path: Path, no_model: Path) -> None:
     (tmp_path / "a.bib").write_text(
-        "@article{a, title={Sparse experts on small GPUs}, doi={10.1/x}, abstract={Routing tokens to experts.}}\n"
-        "@article{b, title={Pipelines for long contexts in chat}, doi={10.1/X}, abstract={Long inputs in chunks.}}\n"
+        "@article{a, title={Sparse experts on small GPUs}, doi={10.1000/xyz123}, abstract={Routing tokens.}}\n"
+        "@article{b, title={Pipelines for long contexts in chat}, doi={10.1000/XYZ123}, abstract={Long inputs.}}\n"
     )
     result, notices = _ingest(tmp_path / "a.bib")
     assert result.total_papers == 2
-    assert any("share doi 10.1/x but their titles differ: kept as two papers" in n for n in notices)
+    assert any("share doi 10.1000/xyz123 but their titles differ: kept as two papers" in n for n in notices)
 
 
 def test_two_files_giving_one_key_to_two_papers_keep_both(tmp_path: Path, no_model: Path) -> None:
@@ -174,9 +177,30 @@ def test_bibliographies_carry_venue_pages_publisher_and_aliases() -> None:
     assert bibtex_entry(own) == "@article{k,\n  ids = {k-1},\n  title = {T},\n}"
 
 
-def test_show_prints_the_doi_and_every_key(library_files: tuple[Path, Path]) -> None:
+@pytest.mark.skipif(shutil.which("pandoc") is None, reason="pandoc is not installed (.ci/run installs it)")
+def test_pandoc_renders_the_venue_of_a_drafted_bibliography(library_files: tuple[Path, Path], tmp_path: Path) -> None:
+    bib, _ = library_files
+    _ingest(bib)
+    refs = tmp_path / "refs.json"
+    args = ["--collection", "thesis", "draft", "emergent language", "--format", "pandoc", "--bib", str(refs)]
+    result = runner.invoke(app, [*args, "--cite", "kharitonov_emergent_2020"])
+    assert result.exit_code == 0, result.stderr
+    rendered = subprocess.run(
+        ["pandoc", "--citeproc", "--bibliography", str(refs), "-f", "markdown", "-t", "plain", "--wrap=none"],
+        input=result.stdout,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "Proceedings of the Third BlackboxNLP Workshop" in rendered.stdout, rendered.stdout
+    assert "Association for Computational Linguistics" in rendered.stdout and "arXiv" not in rendered.stdout
+
+
+def test_show_prints_the_doi_venue_and_every_key(library_files: tuple[Path, Path]) -> None:
     bib, _ = library_files
     _ingest(bib)
     shown = runner.invoke(app, ["--collection", "thesis", "show", "kharitonov_emergent_2020"], env={"COLUMNS": "200"})
     assert "DOI" in shown.stdout and "10.18653/v1/2020.blackboxnlp-1.2" in shown.stdout
+    assert "Proceedings of the Third BlackboxNLP Workshop, 11-20" in shown.stdout
     assert "also cited as" in shown.stdout and "kharitonov_emergent_2020-1" in shown.stdout

@@ -239,12 +239,20 @@ def print_table(console: Console, headers: Sequence[str], rows: Sequence[Sequenc
     console.print(table)
 
 
+def _passages_note(paper: Paper) -> str:
+    pages = {p.page for p in paper.passages if p.page is not None}
+    return f"{len(paper.passages)} passages from {len(pages)} pages, searched with it"
+
+
 def render_paper(console: Console, view: PaperView) -> None:
     paper = view.paper
     if not console.is_terminal:  # field<TAB>value lines, then the abstract as one paragraph
         fields = [("title", paper.display_title), *detail_rows(paper), *(("related to", s.subject) for s in view.lists)]
+        if paper.passages:
+            fields.append(("full text", _passages_note(paper)))
         abstract = clean(paper.text) + ("\n(abstract cut short in the source)" if paper.truncated else "")
-        console.file.write("".join(f"{label}\t{clean(value)}\n" for label, value in fields) + f"\n{abstract}\n")
+        lines = (f"{label}\t{' '.join(clean(value).split())}\n" for label, value in fields)  # one field, one line
+        console.file.write("".join(lines) + f"\n{abstract}\n")
         return
     rows = Table.grid(padding=(0, 2))
     rows.add_column(style="bold")
@@ -257,10 +265,7 @@ def render_paper(console: Console, view: PaperView) -> None:
     if paper.truncated:
         body.append("\n(abstract cut short in the source)", style="dim")
     if paper.passages:
-        pages = {p.page for p in paper.passages if p.page is not None}
-        body.append(
-            f"\n\nfull text: {len(paper.passages)} passages from {len(pages)} pages, searched with it", style="dim"
-        )
+        body.append(f"\n\nfull text: {_passages_note(paper)}", style="dim")
     console.print(Panel(Group(rows, Text(), body), title=Text(clean(paper.display_title)), title_align="left"))
 
 
