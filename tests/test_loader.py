@@ -85,7 +85,8 @@ def test_reading_a_folder_reports_progress(tmp_path: Path) -> None:
 
 def test_a_huge_one_line_file_is_cut_to_bounded_abstract_and_key(tmp_path: Path) -> None:
     """A 20 MB line once became one paper with a 20-million-character citekey and slowed every search."""
-    from rag.corpus.loader import MAX_ABSTRACT_CHARS, MAX_CITEKEY_CHARS
+    from rag.corpus.identity import MAX_CITEKEY_CHARS
+    from rag.corpus.loader import MAX_ABSTRACT_CHARS
 
     (tmp_path / "dump.txt").write_text("x" * 20_000_000 + "\n", encoding="utf-8")
     result = load_paths([tmp_path / "dump.txt"])
@@ -99,7 +100,15 @@ def test_a_huge_one_line_file_is_cut_to_bounded_abstract_and_key(tmp_path: Path)
 
 
 def test_a_key_too_long_to_be_typed_is_replaced_and_said(tmp_path: Path) -> None:
-    (tmp_path / "refs.bib").write_text("@article{" + "k" * 200 + ",\n title = {Sparse experts},\n}\n")
+    (tmp_path / "refs.bib").write_text("@article{" + "k" * 300 + ",\n title = {Sparse experts},\n}\n")
     result = load_paths([tmp_path / "refs.bib"])
     (paper,) = result.papers.values()
-    assert paper.citekey == "" and any("citekey of 200 characters is not kept" in w for w in result.warnings)
+    assert paper.citekey == "" and any("citekey of 300 characters is not kept" in w for w in result.warnings)
+
+
+def test_a_long_key_from_the_users_own_file_is_kept_as_written(tmp_path: Path) -> None:
+    """JabRef and Zotero write keys of 70-150 characters; a thesis cites them: renaming one breaks its \\cite."""
+    key = "Brewer2008NbActiv4mediumimprovementtoNeurobasal/B27increasesneuronsynapsedensitiesonarrays.JNeurosciMethods"
+    (tmp_path / "refs.bib").write_text("@article{" + key + ",\n title = {NbActiv4 medium},\n}\n")
+    (paper,) = load_paths([tmp_path / "refs.bib"]).papers.values()
+    assert paper.citekey == key

@@ -87,12 +87,22 @@ def parse_bibtex(text: str, file_name: str) -> tuple[list[Paper], list[str]]:
 
     logging.getLogger("bibtexparser").setLevel(logging.ERROR)  # problems are reported as warnings below
     library = parse_string(text)
+    from bibtexparser.model import DuplicateFieldKeyBlock, Entry
+
     warnings = []
+    entries = list(library.entries)
     for block in library.failed_blocks:
+        where = f"{file_name}:{(block.start_line or 0) + 1}"
+        if isinstance(block, DuplicateFieldKeyBlock) and isinstance(block.ignore_error_block, Entry):
+            # One field written twice (Scopus exports do this): the entry is good, one of the two values is kept.
+            fields = ", ".join(sorted(block.duplicate_keys))
+            warnings.append(f"{where}: field {fields} given twice in '{block.ignore_error_block.key}', one kept")
+            entries.append(block.ignore_error_block)
+            continue
         kind = "duplicate key, kept the first" if "Duplicate" in type(block).__name__ else "syntax error, skipped"
-        warnings.append(f"{file_name}:{(block.start_line or 0) + 1}: {kind}")
+        warnings.append(f"{where}: {kind}")
     papers = []
-    for entry in library.entries:
+    for entry in entries:
         paper = _paper(entry, file_name)
         if paper is None:
             warnings.append(

@@ -13,8 +13,11 @@ ID_PREFIX = "p"
 ID_HEX_CHARS = 12
 TRUNCATION_MARK = "…"
 LETTER_SUFFIXES = 26
-# A key longer than this is no key a person typed (a whole line of a file taken as a name): rag gives another.
+# The longest key rag makes itself (author + year + title word, each part cut to KEY_PART_CHARS).
 MAX_CITEKEY_CHARS = 64
+# A key from the user's own file is kept as written, however long (JabRef writes 150-character keys and a
+# thesis cites them), up to this: longer is no key anybody typed, but a whole line taken for one.
+MAX_USER_CITEKEY_CHARS = 256
 # The author and the title word of a generated key are cut to this, so a key stays readable and bounded.
 KEY_PART_CHARS = 24
 # Title words that make poor citekey stems.

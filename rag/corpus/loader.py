@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rag.corpus.identity import MAX_CITEKEY_CHARS
+from rag.corpus.identity import MAX_USER_CITEKEY_CHARS
 from rag.corpus.merging import Merge, merge_paper
 from rag.corpus.readers import READERS, ReadOptions
 from rag.corpus.seeds import METADATA_FILE
@@ -21,7 +21,7 @@ SUPPORTED = ", ".join(READERS)
 # An abstract longer than this is a whole paper or a broken export: it is cut, and said so.
 MAX_ABSTRACT_CHARS = 20_000
 
-__all__ = ["MAX_ABSTRACT_CHARS", "MAX_CITEKEY_CHARS", "SUPPORTED", "LoadResult", "load_paths", "read_text_file"]
+__all__ = ["MAX_ABSTRACT_CHARS", "SUPPORTED", "LoadResult", "load_paths", "read_text_file"]
 
 
 @dataclass
@@ -61,7 +61,7 @@ def _within_limits(paper: Paper, warnings: list[str]) -> None:
         warnings.append(f"{where}: abstract of {len(paper.text):,} characters cut to {MAX_ABSTRACT_CHARS:,}")
         paper.text = paper.text[:MAX_ABSTRACT_CHARS].rstrip() + "…"
         paper.truncated = True
-    if len(paper.citekey) > MAX_CITEKEY_CHARS:
+    if len(paper.citekey) > MAX_USER_CITEKEY_CHARS:
         warnings.append(f"{where}: citekey of {len(paper.citekey):,} characters is not kept; rag gives it one")
         paper.citekey = ""
 
