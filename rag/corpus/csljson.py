@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rag.corpus.identity import TRUNCATION_MARK, arxiv_in, arxiv_value, content_id, normalize_text
+from rag.corpus.identity import TRUNCATION_MARK, arxiv_in, arxiv_value, content_id, doi_value, normalize_text
 from rag.errors import InputError
 from rag.records import Paper
 
@@ -84,7 +84,6 @@ _CSL_MARKUP = re.compile(r"</?(?:i|b|sup|sub|span)(?:\s[^>]*)?>", re.I)
 _ARXIV_FIELDS = ("number", "URL", "DOI", "archive_location", "note")
 # A citekey cannot hold whitespace or the characters that end a BibTeX key or a \cite{} list.
 _BAD_KEY_CHARS = re.compile(r"[\s,{}()\"#%'=\\]")
-_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 
 
 def looks_like_csl_item(item: object) -> bool:
@@ -109,7 +108,12 @@ def is_csl_json(data: object) -> bool:
 def _text(value: object) -> str:
     if isinstance(value, list):  # Crossref-style CSL gives titles as lists
         value = next((v for v in value if isinstance(v, str) and v.strip()), "")
-    return normalize_text(_CSL_MARKUP.sub("", value)) if isinstance(value, str) else ""
+    return without_markup(value) if isinstance(value, str) else ""
+
+
+def without_markup(text: str) -> str:
+    """Rich text as Zotero and CSL keep it in titles and abstracts ('<i>E. coli</i>') as plain, normalised text."""
+    return normalize_text(_CSL_MARKUP.sub("", text))
 
 
 def _author(name: object) -> str | None:
@@ -187,7 +191,7 @@ def parse_csl_json(data: object, file_name: str) -> tuple[list[Paper], list[str]
             key = ""
         names = item.get("author")
         authors = [a for a in map(_author, names) if a] if isinstance(names, list) else []
-        doi = _DOI_PREFIX.sub("", str(item.get("DOI") or "").strip()) or None
+        doi = doi_value(str(item.get("DOI") or ""))
         papers.append(
             Paper(
                 id=content_id(abstract or f"{title}\n{'; '.join(authors)}"),

@@ -50,6 +50,8 @@ _ARXIV_ID = r"(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
 _ARXIV_REFERENCE = re.compile(rf"arxiv(?:\.org/(?:abs|pdf)/|:\s*|\.){_ARXIV_ID}", re.I)
 # A field holding the identifier alone, possibly with one of those prefixes.
 _ARXIV_VALUE = re.compile(rf"(?:arxiv:\s*|https?://arxiv\.org/(?:abs|pdf)/)?{_ARXIV_ID}", re.I)
+# How a DOI field may start before the DOI itself: a resolver address or a 'doi:' label.
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 
 
 def arxiv_in(text: str) -> str | None:
@@ -62,6 +64,11 @@ def arxiv_value(text: str) -> str | None:
     """``text`` as an arXiv id when that is all it holds (a prefix allowed), without its version."""
     match = _ARXIV_VALUE.fullmatch(text.strip())
     return match.group(1) if match else None
+
+
+def doi_value(text: str) -> str | None:
+    """A DOI field's DOI without a resolver address or 'doi:' label ('https://doi.org/10.1/x' -> '10.1/x')."""
+    return _DOI_PREFIX.sub("", text.strip()) or None
 
 
 def normalize_text(text: str) -> str:

@@ -14,10 +14,11 @@ from pathlib import Path
 from rag.corpus.bibtex import parse_bibtex
 from rag.corpus.csljson import read_csl_json
 from rag.corpus.exports import parse_records
-from rag.corpus.pdf import parse_pdf
+from rag.corpus.pdf_cache import PdfCache
 from rag.corpus.plaintext import parse_text_document
 from rag.corpus.seeds import METADATA_FILE, Metadata, is_seed_list, parse_metadata, parse_seed_list
 from rag.corpus.textfile import read_text_file
+from rag.corpus.zotero import read_zotero
 from rag.records import Paper, SeedList
 
 
@@ -25,7 +26,17 @@ from rag.records import Paper, SeedList
 class ReadOptions:
     mapping: Mapping[str, str] = field(default_factory=dict)  # --field NAME=COLUMN for record exports
     full_text: bool = True  # a PDF's body as passages
+    zotero_collections: tuple[str, ...] = ()  # --zotero-collection: only these (and their sub-collections)
+    pdf_cache: Path | None = None  # where parsed PDFs are kept between ingests (None: parse every time)
     _metadata: dict[Path, Metadata] = field(default_factory=dict)
+    _pdfs: PdfCache | None = None
+
+    @property
+    def pdfs(self) -> PdfCache:
+        """The PDF parser through the cache, one per read, counting what it parsed and reused."""
+        if self._pdfs is None:
+            self._pdfs = PdfCache(self.pdf_cache)
+        return self._pdfs
 
     def metadata_for(self, folder: Path) -> Metadata:
         """The papers.tsv beside seed lists, read once per folder."""
@@ -53,7 +64,12 @@ def _own_list(file: Path, papers: list[Paper], warnings: list[str]) -> FileRead:
 
 
 def _pdf(file: Path, options: ReadOptions) -> FileRead:
-    return _own_list(file, [parse_pdf(file, file.name, options.full_text)], [])
+    return _own_list(file, [options.pdfs.parse(file, file.name, options.full_text)], [])
+
+
+def _zotero(file: Path, options: ReadOptions) -> FileRead:
+    """A Zotero database: the whole library is one file, each item one entry."""
+    return _own_list(file, *read_zotero(file, options.zotero_collections, options.full_text, options.pdfs))
 
 
 def _bibtex(file: Path, options: ReadOptions) -> FileRead:
@@ -106,4 +122,5 @@ READERS: dict[str, Reader] = {
     ".json": _json,
     ".csv": _records,
     ".tsv": _records,
+    ".sqlite": _zotero,
 }

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rag.corpus.exports import parse_mapping
 from rag.corpus.loader import load_paths
+from rag.corpus.readers import ReadOptions
 from rag.errors import Interrupted, StoreBusyError, StoreError
 from rag.index.session import LibrarySession
 from rag.index.units import all_units
@@ -14,10 +15,23 @@ from rag.services.context import Context
 from rag.services.results import IngestResult, ReindexResult
 
 
-def ingest(ctx: Context, paths: Sequence[Path], fields: Sequence[str] = (), full_text: bool = True) -> IngestResult:
-    """Add files and folders to the library; re-ingesting unchanged files changes nothing."""
+def ingest(
+    ctx: Context,
+    paths: Sequence[Path],
+    fields: Sequence[str] = (),
+    full_text: bool = True,
+    zotero_collections: Sequence[str] = (),
+) -> IngestResult:
+    """Add files and folders to the library; re-ingesting unchanged files changes nothing (and parses
+    no unchanged PDF again: the data dir keeps what each was parsed into)."""
+    options = ReadOptions(
+        parse_mapping(list(fields)),
+        full_text,
+        zotero_collections=tuple(zotero_collections),
+        pdf_cache=ctx.storage().layout.pdf_cache,
+    )
     try:
-        loaded = load_paths(paths, parse_mapping(list(fields)), full_text, ctx.progress)  # all parsed before any write
+        loaded = load_paths(paths, progress=ctx.progress, options=options)  # all parsed before any write
     except KeyboardInterrupt:
         raise Interrupted("interrupted while reading the files: nothing was changed") from None
     for warning in loaded.warnings:
@@ -39,6 +53,8 @@ def ingest(ctx: Context, paths: Sequence[Path], fields: Sequence[str] = (), full
             warnings=loaded.warnings,
             total_papers=len(library.catalog.papers),
             passages_found=sum(len(p.passages) for p in loaded.papers.values()),
+            pdfs_parsed=loaded.pdfs_parsed,
+            pdfs_reused=loaded.pdfs_reused,
         )
 
 

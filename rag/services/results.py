@@ -63,6 +63,9 @@ class IngestResult:
     total_papers: int
     # Full-text passages in the papers read (PDF bodies), each indexed beside its paper.
     passages_found: int = 0
+    # PDFs parsed by this ingest, and those unchanged since an earlier one (not parsed again).
+    pdfs_parsed: int = 0
+    pdfs_reused: int = 0
 
 
 @dataclass
