@@ -164,8 +164,12 @@ def test_zotero_collection_limits_the_ingest_with_sub_collections(library: Zoter
 
 
 def test_zotero_collection_through_the_cli(library: ZoteroFixture, tmp_path: Path) -> None:
+    assert invoke("ingest", str(library.folder))[0] == 0
     code, out, _ = invoke("ingest", str(library.folder), "--zotero-collection", "GNN", "--json")
-    assert code == 0 and json.loads(out)["papers_found"] == 2
+    result = json.loads(out)
+    assert code == 0 and (result["papers_found"], result["removed"], result["total_papers"]) == (2, 3, 2), (
+        "the library then holds just the collection's items of this Zotero library"
+    )
     code, _, err = invoke("ingest", str(library.folder), "--zotero-collection", "nope")
     assert code == 1 and err.startswith("error: zotero.sqlite: no collection named 'nope'; its collections are:")
     assert len(err.strip().splitlines()) == 1
@@ -342,6 +346,18 @@ def test_a_newer_schema_is_said_and_read_when_what_rag_reads_is_there(kept: Path
     z.close()
     err = _error(z.folder)
     assert "userdata 140 is newer than rag supports (up to 123)" in err and "itemAttachments.path missing" in err
+
+
+def test_a_folder_holding_a_data_directory_reads_its_database_alone(library: ZoteroFixture, tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text("@article{k, title={A bib entry}, abstract={Its abstract.}}\n", encoding="utf-8")
+    shutil.copy(library.path, library.folder / "zotero.sqlite.bak")  # Zotero's backup: not a second library
+    library.pdf(None, "SSSS0001", _pdf_first_page("A loose PDF", "Dropped into the library alone."))
+    library.item("XXXX0000", "journalArticle")  # neither title nor abstract
+    result = load_paths([tmp_path])
+    assert result.files_read == 2 and len(result.papers) == 6, "refs.bib and zotero.sqlite, not storage/ or the backup"
+    assert "zotero.sqlite: 1 PDF is not attached to an item, so not read" in " ".join(result.warnings)
+    assert "zotero.sqlite#XXXX0000: item has neither title nor abstract, skipped" in result.warnings
+    assert not [w for w in result.warnings if ".bak" in w or "storage" in w]
 
 
 def test_an_item_type_rag_does_not_know_is_a_document(library: ZoteroFixture) -> None:

@@ -35,6 +35,7 @@ from rag.corpus.zotero_db import (
 from rag.corpus.zotero_schema import CSL_TYPES, FALLBACK_CSL_TYPE, check_schema
 from rag.errors import InputError, OptionError
 from rag.records import Paper
+from rag.text import plural
 
 STORAGE_DIR = "storage"
 STORAGE_PREFIX = "storage:"
@@ -89,9 +90,10 @@ def read_zotero(
         papers.append(paper)
     warnings += _listed(missing)
     if library.standalone_pdfs and chosen is None:
+        alone = library.standalone_pdfs
         warnings.append(
-            f"{path.name}: {library.standalone_pdfs} PDFs are not attached to an item and are not read "
-            "(in Zotero: right-click > Create Parent Item)"
+            f"{path.name}: {plural(alone, 'PDF')} {'is' if alone == 1 else 'are'} not attached to an item, "
+            "so not read (in Zotero: right-click > Create Parent Item)"
         )
     if not papers:
         within = f" in {', '.join(collections)}" if collections else ""
