@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 from zotero_fixture import ZoteroFixture, better_bibtex_legacy, better_bibtex_sqlite, lokijs_entries
 
@@ -22,7 +24,7 @@ from rag.config import load_settings
 from rag.corpus.loader import load_paths
 from rag.corpus.readers import ReadOptions
 from rag.corpus.zotero_schema import READ_COLUMNS
-from rag.errors import InputError, OptionError
+from rag.errors import InputError, OptionError, RagError
 from rag.records import Paper
 from rag.services import ingest as ingest_service
 from rag.services.context import Context
@@ -331,7 +333,7 @@ def test_not_a_zotero_database_is_one_line(kept: Path, tmp_path: Path) -> None:
     sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.close()
     assert "places.sqlite: an SQLite database but not a Zotero library" in _error(other)
     bbt = better_bibtex_sqlite(tmp_path / "other", {"AAAA1111": "k"})
-    assert "ingest the zotero.sqlite beside it" in _error(bbt)
+    assert "ingest the zotero.sqlite of its Zotero data directory" in _error(bbt)
 
 
 def test_a_newer_schema_is_said_and_read_when_what_rag_reads_is_there(kept: Path, tmp_path: Path) -> None:
@@ -358,6 +360,36 @@ def test_a_folder_holding_a_data_directory_reads_its_database_alone(library: Zot
     assert "zotero.sqlite: 1 PDF is not attached to an item, so not read" in " ".join(result.warnings)
     assert "zotero.sqlite#XXXX0000: item has neither title nor abstract, skipped" in result.warnings
     assert not [w for w in result.warnings if ".bak" in w or "storage" in w]
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small database, for damaging."""
+    z = ZoteroFixture(tmp_path_factory.mktemp("pristine") / "Zotero")
+    article = z.item("AAAA1111", creators=[("Ann", "Roe")], title="T", abstractNote="An abstract.", date="2020")
+    z.pdf(article, "PPPP1111", path="storage:missing.pdf")
+    z.collection("C", z.collection("P", None, article), article)
+    return z.close() / "zotero.sqlite"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 2**16), st.binary(min_size=1, max_size=64)), min_size=1, max_size=6))
+def test_a_damaged_database_gives_a_rag_error_or_papers(
+    pristine: Path, tmp_path: Path, damage: list[tuple[int, bytes]]
+) -> None:
+    data = bytearray(pristine.read_bytes())
+    for offset, junk in damage:
+        start = offset % len(data)
+        data[start : start + len(junk)] = junk
+    folder = tmp_path / "damaged"
+    folder.mkdir(exist_ok=True)
+    (folder / "zotero.sqlite").write_bytes(bytes(data))
+    try:
+        result = load_paths([folder])
+    except RagError as exc:
+        assert str(exc).strip() and "\n" not in str(exc)
+        return
+    assert result.papers
 
 
 def test_an_item_type_rag_does_not_know_is_a_document(library: ZoteroFixture) -> None:
@@ -465,6 +497,16 @@ def test_real_better_bibtex_keys_and_collections(real_ingests: dict[str, tuple[d
         (real_ingests["hsteinshiromoto__bibliography"][1] / "papers" / "papers.json").read_text(encoding="utf-8")
     )["papers"]
     assert sum(p["collections"] == ["MachineLearning"] for p in hstein) == 20
+
+
+@needs_real
+def test_real_legacy_better_bibtex_database() -> None:
+    """The LokiJS-in-SQLite layout (its zotero.sqlite was too big for the snapshot): 122 keys."""
+    from rag.corpus.betterbibtex import better_bibtex_keys
+
+    keys, warnings = better_bibtex_keys(REAL / "bibtex" / "AhmedThahir__Zotero_Database")
+    assert (len(keys), warnings) == (122, [])
+    assert keys[(1, "JSX7YEKF")] == "hoegeInterdisciplinaryApproachSports2020"
 
 
 @needs_real

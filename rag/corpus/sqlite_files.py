@@ -50,12 +50,19 @@ def open_readonly(path: Path, repair_hint: str) -> Iterator[sqlite3.Connection]:
         connection = sqlite3.connect(uri, uri=True)
     except sqlite3.Error as exc:
         raise InputError(f"{name}: cannot open ({exc})") from None
+    connection.text_factory = _text  # a damaged row's text is read as what it holds, not a UnicodeDecodeError
     try:
         yield connection
     except sqlite3.DatabaseError as exc:
         raise InputError(_reason(name, exc, repair_hint)) from None
+    except UnicodeDecodeError:  # SQLite's own message quoted a damaged schema's bytes
+        raise InputError(f"{name}: damaged (its schema is unreadable); {repair_hint}") from None
     finally:
         connection.close()
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
 
 
 def _reason(name: str, exc: sqlite3.DatabaseError, repair_hint: str) -> str:

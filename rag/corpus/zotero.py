@@ -71,6 +71,29 @@ def read_zotero(
     chosen = _chosen_collections(library, collections, path.name)
     keys, bbt_warnings = better_bibtex_keys(path.parent)
     warnings += bbt_warnings
+    papers = _papers(path, library, chosen, keys, full_text, pdfs, warnings)
+    if library.standalone_pdfs and chosen is None:
+        alone = library.standalone_pdfs
+        warnings.append(
+            f"{path.name}: {plural(alone, 'PDF')} {'is' if alone == 1 else 'are'} not attached to an item, "
+            "so not read (in Zotero: right-click > Create Parent Item)"
+        )
+    if not papers:
+        within = f" in {', '.join(collections)}" if collections else ""
+        raise InputError(f"{path.name}: no items to read{within}")
+    return papers, warnings
+
+
+def _papers(
+    path: Path,
+    library: ZoteroLibrary,
+    chosen: set[int] | None,
+    keys: Keys,
+    full_text: bool,
+    pdfs: PdfCache,
+    warnings: list[str],
+) -> list[Paper]:
+    """A paper per item (in the ``chosen`` collections, when given), with its PDF's full text."""
     papers: list[Paper] = []
     seen: set[str] = set()
     missing: list[str] = []
@@ -82,23 +105,14 @@ def read_zotero(
             warnings.append(f"{where}: a second item with this key (another library); kept the first")
             continue
         seen.add(item.key)
-        paper = _paper(item, library, where, _citekey(item, keys))
+        paper = _paper(item, library, path.name, _citekey(item, keys))
         _add_full_text(paper, item, path.parent, full_text, pdfs, missing, warnings)
         if not paper.title and paper.no_abstract:
             warnings.append(f"{where}: item has neither title nor abstract, skipped")
             continue
         papers.append(paper)
     warnings += _listed(missing)
-    if library.standalone_pdfs and chosen is None:
-        alone = library.standalone_pdfs
-        warnings.append(
-            f"{path.name}: {plural(alone, 'PDF')} {'is' if alone == 1 else 'are'} not attached to an item, "
-            "so not read (in Zotero: right-click > Create Parent Item)"
-        )
-    if not papers:
-        within = f" in {', '.join(collections)}" if collections else ""
-        raise InputError(f"{path.name}: no items to read{within}")
-    return papers, warnings
+    return papers
 
 
 def _chosen_collections(library: ZoteroLibrary, names: Sequence[str], file_name: str) -> set[int] | None:
@@ -145,7 +159,7 @@ def _year(date: str) -> int | None:
     return int(years[0]) if years else None
 
 
-def _paper(item: ZoteroItem, library: ZoteroLibrary, where: str, citekey: str) -> Paper:
+def _paper(item: ZoteroItem, library: ZoteroLibrary, file_name: str, citekey: str) -> Paper:
     fields = item.fields
     title = without_markup(fields.get("title", ""))
     abstract = without_markup(fields.get("abstractNote", ""))
@@ -160,8 +174,8 @@ def _paper(item: ZoteroItem, library: ZoteroLibrary, where: str, citekey: str) -
         arxiv=next((found for name in _ARXIV_FIELDS if (found := arxiv_in(fields.get(name, "")))), None),
         doi=doi_value(fields.get("DOI") or (doi_line.group(1) if doi_line else "")),
         citekey=citekey,
-        sources=[where],
-        lists=[where.rpartition("#")[0]],
+        sources=[f"{file_name}#{item.key}"],
+        lists=[file_name],
         no_abstract=not abstract,
         venue=next((value for name in _VENUE_FIELDS if (value := without_markup(fields.get(name, "")))), None),
         volume=fields.get("volume") or None,

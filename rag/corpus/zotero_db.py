@@ -132,7 +132,8 @@ def read_library(connection: sqlite3.Connection) -> ZoteroLibrary:
             item.creators.append((_creator_rank(creator_type, primary), name))
     standalone = 0
     for parent, key, link_mode, content_type, path in connection.execute(ATTACHMENTS_SQL):
-        attachment = Attachment(str(key), int(link_mode or 0), str(content_type or ""), str(path or ""))
+        mode = link_mode if isinstance(link_mode, int) else -1  # a damaged row names no mode rag reads
+        attachment = Attachment(str(key), mode, str(content_type or ""), str(path or ""))
         if parent is None:
             standalone += attachment.is_pdf
         elif (item := items.get(parent)) is not None:

@@ -96,7 +96,7 @@ def check_schema(connection: sqlite3.Connection, name: str) -> list[str]:
         if {"citationkey", "better-bibtex"} & tables:
             raise InputError(
                 f"{name}: a Better BibTeX database (citation keys only), not a Zotero library; "
-                f"ingest the {ZOTERO_DATABASE} beside it, which reads these keys"
+                f"ingest the {ZOTERO_DATABASE} of its Zotero data directory, which reads these keys"
             )
         raise InputError(f"{name}: an SQLite database but not a Zotero library (no userdata schema version)")
     oldest, newest = TESTED_USERDATA
