@@ -392,6 +392,14 @@ def test_a_damaged_database_gives_a_rag_error_or_papers(
     assert result.papers
 
 
+def test_a_long_first_read_shows_its_progress_item_by_item(library: ZoteroFixture) -> None:
+    seen: list[tuple[str, int, int]] = []
+    load_paths([library.folder], progress=lambda what, done, total: seen.append((what, done, total)))
+    assert [entry for entry in seen if entry[0] == "reading Zotero items"] == [
+        ("reading Zotero items", n, 5) for n in range(6)
+    ]
+
+
 def test_an_item_type_rag_does_not_know_is_a_document(library: ZoteroFixture) -> None:
     library.item("FFFF6666", "someFutureType", title="Something new", abstractNote="Of a new kind.")
     assert _read(library.folder)[0]["FFFF6666"].item_type == "document"

@@ -92,13 +92,14 @@ def load_paths(
 ) -> LoadResult:
     """Parse every supported file under ``paths``; unusable files become warnings, not failures.
     With ``full_text``, a PDF's body is kept as passages (see rag.corpus.passages). ``options``
-    (the ingest service's: Zotero collections, the PDF cache) replace ``mapping`` and ``full_text``.
+    (the ingest service's: Zotero collections, the PDF cache) replace the other arguments.
 
     Raises ``InputError`` when a path is missing or when no file yielded a paper, ``OptionError``
     when an option applies to none of the files.
     """
     result = LoadResult()
-    options = options or ReadOptions(mapping or {}, full_text)
+    options = options or ReadOptions(mapping or {}, full_text, progress=progress)
+    progress = options.progress
     files = _expand(list(paths))
     if options.zotero_collections and not any(file.suffix.lower() == ZOTERO_SUFFIX for file in files):
         raise OptionError("--zotero-collection applies to Zotero databases, and none of the paths is one")

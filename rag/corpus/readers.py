@@ -19,7 +19,7 @@ from rag.corpus.plaintext import parse_text_document
 from rag.corpus.seeds import METADATA_FILE, Metadata, is_seed_list, parse_metadata, parse_seed_list
 from rag.corpus.textfile import read_text_file
 from rag.corpus.zotero import read_zotero
-from rag.records import Paper, SeedList
+from rag.records import Paper, ProgressFn, SeedList
 
 
 @dataclass
@@ -28,6 +28,7 @@ class ReadOptions:
     full_text: bool = True  # a PDF's body as passages
     zotero_collections: tuple[str, ...] = ()  # --zotero-collection: only these (and their sub-collections)
     pdf_cache: Path | None = None  # where parsed PDFs are kept between ingests (None: parse every time)
+    progress: ProgressFn | None = None  # files read, and within a Zotero library its items
     _metadata: dict[Path, Metadata] = field(default_factory=dict)
     _pdfs: PdfCache | None = None
 
@@ -69,7 +70,8 @@ def _pdf(file: Path, options: ReadOptions) -> FileRead:
 
 def _zotero(file: Path, options: ReadOptions) -> FileRead:
     """A Zotero database: the whole library is one file, each item one entry."""
-    return _own_list(file, *read_zotero(file, options.zotero_collections, options.full_text, options.pdfs))
+    read = read_zotero(file, options.zotero_collections, options.full_text, options.pdfs, options.progress)
+    return _own_list(file, *read)
 
 
 def _bibtex(file: Path, options: ReadOptions) -> FileRead:

@@ -23,25 +23,14 @@ from rag.corpus.csljson import without_markup
 from rag.corpus.identity import arxiv_in, content_id, doi_value
 from rag.corpus.pdf_cache import PdfCache
 from rag.corpus.sqlite_files import open_readonly, unfinished_writes
-from rag.corpus.zotero_db import (
-    IMPORTED_FILE,
-    IMPORTED_URL,
-    LINKED_FILE,
-    Attachment,
-    ZoteroItem,
-    ZoteroLibrary,
-    read_library,
-)
+from rag.corpus.zotero_db import ZoteroItem, ZoteroLibrary, read_library
+from rag.corpus.zotero_pdfs import AttachedPdfs
 from rag.corpus.zotero_schema import CSL_TYPES, FALLBACK_CSL_TYPE, check_schema
 from rag.errors import InputError, OptionError
-from rag.records import Paper
+from rag.records import Paper, ProgressFn
 from rag.text import plural
 
-STORAGE_DIR = "storage"
-STORAGE_PREFIX = "storage:"
 REPAIR_HINT = "restore Zotero's backup beside it (zotero.sqlite.bak) or let Zotero repair it (Settings > Advanced)"
-# Missing PDFs named one by one; beyond this many, one line counts the rest.
-MAX_LISTED_MISSING = 20
 # Collections named in the error for an unknown --zotero-collection.
 MAX_LISTED_COLLECTIONS = 30
 _CITATION_KEY_LINE = re.compile(r"^\s*citation key\s*:\s*(\S+)\s*$", re.I | re.M)
@@ -55,7 +44,7 @@ _VENUE_FIELDS = ("publicationTitle", "conferenceName", "journalAbbreviation")
 
 
 def read_zotero(
-    path: Path, collections: Sequence[str], full_text: bool, pdfs: PdfCache
+    path: Path, collections: Sequence[str], full_text: bool, pdfs: PdfCache, progress: ProgressFn | None = None
 ) -> tuple[list[Paper], list[str]]:
     """The papers of the Zotero database ``path`` (only those in ``collections`` and below them, when
     given), and a warning per thing left out; ``InputError`` when the database cannot be read at all."""
@@ -71,7 +60,9 @@ def read_zotero(
     chosen = _chosen_collections(library, collections, path.name)
     keys, bbt_warnings = better_bibtex_keys(path.parent)
     warnings += bbt_warnings
-    papers = _papers(path, library, chosen, keys, full_text, pdfs, warnings)
+    attached = AttachedPdfs(path.parent, full_text, pdfs)
+    papers = _papers(path, library, chosen, keys, attached, progress)
+    warnings += attached.report()
     if library.standalone_pdfs and chosen is None:
         alone = library.standalone_pdfs
         warnings.append(
@@ -89,29 +80,30 @@ def _papers(
     library: ZoteroLibrary,
     chosen: set[int] | None,
     keys: Keys,
-    full_text: bool,
-    pdfs: PdfCache,
-    warnings: list[str],
+    attached: AttachedPdfs,
+    progress: ProgressFn | None,
 ) -> list[Paper]:
-    """A paper per item (in the ``chosen`` collections, when given), with its PDF's full text."""
+    """A paper per item (in the ``chosen`` collections, when given), with its PDF's full text;
+    what is left out is said in ``attached.warnings``."""
     papers: list[Paper] = []
     seen: set[str] = set()
-    missing: list[str] = []
-    for item in library.items:
-        if chosen is not None and not chosen & set(item.collection_ids):
-            continue
+    items = [item for item in library.items if chosen is None or chosen & set(item.collection_ids)]
+    for done, item in enumerate(items):
+        if progress is not None:  # a first read parses every PDF: minutes for a big library
+            progress("reading Zotero items", done, len(items))
         where = f"{path.name}#{item.key}"
         if item.key in seen:  # two libraries (yours and a group's) may hold the same key
-            warnings.append(f"{where}: a second item with this key (another library); kept the first")
+            attached.warnings.append(f"{where}: a second item with this key (another library); kept the first")
             continue
         seen.add(item.key)
         paper = _paper(item, library, path.name, _citekey(item, keys))
-        _add_full_text(paper, item, path.parent, full_text, pdfs, missing, warnings)
+        attached.add_full_text(paper, item)
         if not paper.title and paper.no_abstract:
-            warnings.append(f"{where}: item has neither title nor abstract, skipped")
+            attached.warnings.append(f"{where}: item has neither title nor abstract, skipped")
             continue
         papers.append(paper)
-    warnings += _listed(missing)
+    if progress is not None:
+        progress("reading Zotero items", len(items), len(items))
     return papers
 
 
@@ -186,59 +178,3 @@ def _paper(item: ZoteroItem, library: ZoteroLibrary, file_name: str, citekey: st
         item_type=CSL_TYPES.get(item.type_name, FALLBACK_CSL_TYPE),
         collections=sorted({library.collections[cid] for cid in item.collection_ids}, key=str.casefold),
     )
-
-
-def _pdf_file(folder: Path, attachment: Attachment) -> Path | None:
-    """Where an attachment's PDF is: in storage/<key>/ (imported), or at its absolute path (linked).
-    None for a path relative to Zotero's linked-attachment base directory, a preference rag cannot see."""
-    if attachment.link_mode in (IMPORTED_FILE, IMPORTED_URL) and attachment.path.startswith(STORAGE_PREFIX):
-        name = attachment.path.removeprefix(STORAGE_PREFIX)
-        return folder / STORAGE_DIR / attachment.key / name if name and Path(name).name == name else None
-    if attachment.link_mode == LINKED_FILE and Path(attachment.path).is_absolute():
-        return Path(attachment.path)
-    return None
-
-
-def _add_full_text(
-    paper: Paper,
-    item: ZoteroItem,
-    folder: Path,
-    full_text: bool,
-    pdfs: PdfCache,
-    missing: list[str],
-    warnings: list[str],
-) -> None:
-    """Passages from the item's first readable PDF (its abstract too, when the item has none)."""
-    if not full_text and not paper.no_abstract:
-        return  # nothing a PDF could add
-    read = False
-    for attachment in (a for a in item.attachments if a.is_pdf):
-        file = _pdf_file(folder, attachment)
-        if file is None:
-            warnings.append(
-                f"{paper.sources[0]}: PDF {attachment.path} is linked relative to Zotero's base directory for "
-                "linked files, which rag cannot see; ingest that folder's PDFs on their own"
-            )
-            continue
-        shown = str(file.relative_to(folder)) if file.is_relative_to(folder) else str(file)
-        if not file.is_file():
-            missing.append(f"{paper.sources[0]}: PDF {shown} is missing; the item is kept without its full text")
-            continue
-        if read:
-            continue  # present, and the item's full text already came from an earlier PDF
-        try:
-            pdf = pdfs.parse(file, shown, full_text)
-        except InputError as exc:
-            warnings.append(f"{paper.sources[0]}: {exc}; the item is kept without its full text")
-            continue
-        read = True
-        paper.passages = pdf.passages
-        if paper.no_abstract and not pdf.no_abstract:
-            paper.id, paper.text, paper.no_abstract = content_id(pdf.text), pdf.text, False
-
-
-def _listed(missing: list[str]) -> list[str]:
-    if len(missing) <= MAX_LISTED_MISSING:
-        return missing
-    rest = len(missing) - MAX_LISTED_MISSING
-    return [*missing[:MAX_LISTED_MISSING], f"... and {rest} more PDF attachments missing (not synced, or deleted)"]

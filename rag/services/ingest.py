@@ -29,9 +29,10 @@ def ingest(
         full_text,
         zotero_collections=tuple(zotero_collections),
         pdf_cache=ctx.storage().layout.pdf_cache,
+        progress=ctx.progress,
     )
     try:
-        loaded = load_paths(paths, progress=ctx.progress, options=options)  # all parsed before any write
+        loaded = load_paths(paths, options=options)  # all parsed before any write
     except KeyboardInterrupt:
         raise Interrupted("interrupted while reading the files: nothing was changed") from None
     for warning in loaded.warnings:
