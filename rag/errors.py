@@ -18,6 +18,11 @@ class InputError(RagError):
     """A file, folder, question or option the user gave cannot be used."""
 
 
+class OptionError(InputError):
+    """An option that cannot apply to the files given (``--zotero-collection`` naming no collection):
+    the whole command stops, where a bad file is only skipped."""
+
+
 class NotFoundError(RagError):
     """An id, citekey or source reference that is not in the library."""
 

@@ -291,3 +291,21 @@ def test_a_fake_pdf_is_one_line_without_the_pdf_librarys_own_warnings(tmp_path: 
     assert result.stderr.strip().splitlines() == [
         "error: nothing to ingest: skipped fake.pdf: unreadable PDF (PdfStreamError: Stream has ended unexpectedly)"
     ]
+
+
+def test_a_pdf_folder_read_again_parses_only_the_pdfs_that_changed(tmp_path: Path) -> None:
+    path = _pdf(tmp_path / "pdfs", METHOD_PAGE, RESULTS_PAGE)
+    (tmp_path / "pdfs" / "fake.pdf").write_bytes(b"not really a pdf %PDF-1.4 garbage")
+    settings = load_settings(collection="mine")
+    first = ingest_service.ingest(Context(settings), [tmp_path / "pdfs"])
+    assert (first.pdfs_parsed, first.pdfs_reused, first.added) == (2, 0, 1)
+    again = ingest_service.ingest(Context(settings), [tmp_path / "pdfs"])
+    assert (again.pdfs_parsed, again.pdfs_reused, again.unchanged, again.passages_found) == (0, 2, 1, 3)
+    assert [w for w in again.warnings if "fake.pdf" in w] == [w for w in first.warnings if "fake.pdf" in w], (
+        "a PDF that could not be read is said the same way, without reading it again"
+    )
+    short = ingest_service.ingest(Context(settings), [tmp_path / "pdfs"], full_text=False)
+    assert (short.pdfs_parsed, short.passages_found) == (0, 0), "--abstract-only from the full parse"
+    write_pdf(path, FIRST_PAGE, title="Placing Pipelines on Mixed GPUs, revised", more_pages=[METHOD_PAGE])
+    changed = ingest_service.ingest(Context(settings), [tmp_path / "pdfs"])
+    assert (changed.pdfs_parsed, changed.pdfs_reused, changed.passages_found) == (1, 1, 2), "a changed PDF is parsed"

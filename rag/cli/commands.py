@@ -33,7 +33,8 @@ def ingest(
         list[Path],
         typer.Argument(
             help="Files or folders: seed lists (.txt, with papers.tsv beside them), BibTeX (.bib), CSL JSON, "
-            "JSONL/JSON/CSV/TSV exports (arXiv, OpenAlex, Semantic Scholar), PDF, Markdown or plain text.",
+            "JSONL/JSON/CSV/TSV exports (arXiv, OpenAlex, Semantic Scholar), PDF, Markdown or plain text; "
+            "a Zotero data directory (e.g. ~/Zotero) or its zotero.sqlite, read without changing it.",
             metavar="PATH...",
         ),
     ],
@@ -54,6 +55,15 @@ def ingest(
             "(slower: every passage is embedded), or only title and abstract.",
         ),
     ] = True,
+    zotero_collections: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--zotero-collection",
+            metavar="NAME",
+            help="Zotero: only the items in this collection and its sub-collections (name or Parent/Child path, "
+            "any case); the library then holds just these of the Zotero library's items. Repeatable.",
+        ),
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
     """Add files or folders to the library.
@@ -66,7 +76,9 @@ def ingest(
     from rag.services.ingest import ingest as core_ingest
 
     with context() as ctx:
-        result = core_ingest(ctx, paths, fields=fields or [], full_text=full_text)
+        result = core_ingest(
+            ctx, paths, fields=fields or [], full_text=full_text, zotero_collections=zotero_collections or []
+        )
     emit(as_json, result, ingest_json, render_ingest)
 
 

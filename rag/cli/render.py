@@ -270,7 +270,11 @@ def render_paper(console: Console, view: PaperView) -> None:
 
 
 def render_ingest(console: Console, result: IngestResult) -> None:
-    passages = f" ({plural(result.passages_found, 'full-text passage')})" if result.passages_found else ""
+    details = [plural(result.passages_found, "full-text passage")] if result.passages_found else []
+    if result.pdfs_reused:  # a library read again: say why it was quick
+        pdfs = result.pdfs_parsed + result.pdfs_reused
+        details.append(f"{result.pdfs_reused} of {plural(pdfs, 'PDF')} unchanged, not parsed again")
+    passages = f" ({'; '.join(details)})" if details else ""
     # A removed paper is one whose file no longer has it: edited (its new version is among the added) or deleted.
     gone = f", {result.removed} no longer in their files (edited or deleted)" if result.removed else ""
     console.print(

@@ -72,9 +72,9 @@ def stdout_console() -> Console:
 def notify(message: str) -> None:
     from rich.text import Text
 
-    from rag.cli.render import clean
+    from rag.text import printable
 
-    stderr_console().print(Text(clean(safe(message)), style="dim"), soft_wrap=True)
+    stderr_console().print(Text(printable(safe(message)), style="dim"), soft_wrap=True)
 
 
 def safe(message: str) -> str:

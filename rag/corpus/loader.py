@@ -14,10 +14,12 @@ from rag.corpus.merging import Merge, merge_paper
 from rag.corpus.readers import READERS, ReadOptions
 from rag.corpus.seeds import METADATA_FILE
 from rag.corpus.textfile import read_text_file
-from rag.errors import InputError
+from rag.corpus.zotero_schema import ZOTERO_DATABASE
+from rag.errors import InputError, OptionError
 from rag.records import Paper, ProgressFn, SeedList
 
 SUPPORTED = ", ".join(READERS)
+ZOTERO_SUFFIX = Path(ZOTERO_DATABASE).suffix
 # An abstract longer than this is a whole paper or a broken export: it is cut, and said so.
 MAX_ABSTRACT_CHARS = 20_000
 
@@ -32,23 +34,28 @@ class LoadResult:
     files_read: int = 0
     # Entries with the same abstract met twice (Zotero's duplicate items): one paper, the later keys its aliases.
     merges: list[Merge] = field(default_factory=list)
+    # PDFs parsed by this read, and those unchanged since a parse the PDF cache kept.
+    pdfs_parsed: int = 0
+    pdfs_reused: int = 0
 
 
 def _expand(paths: Sequence[Path]) -> list[Path]:
-    """Every file named or inside a named folder, in a stable order; missing paths fail first."""
+    """Every file named or inside a named folder, in a stable order; missing paths fail first.
+    A Zotero data directory (a folder holding zotero.sqlite) is its database alone: its storage/
+    PDFs are read as the items' attachments, its backups and Better BibTeX files not as libraries."""
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise InputError(f"no such file or folder: {', '.join(missing)}")
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files.extend(
-                sorted(
-                    p
-                    for p in path.rglob("*")
-                    if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-                )
+            found = sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
             )
+            zotero_dirs = {p.parent for p in found if p.name == ZOTERO_DATABASE}
+            files.extend(p for p in found if p.name == ZOTERO_DATABASE or not zotero_dirs & {*p.parents})
         else:
             files.append(path)
     return list(dict.fromkeys(files))
@@ -82,15 +89,22 @@ def load_paths(
     mapping: Mapping[str, str] | None = None,
     full_text: bool = True,
     progress: ProgressFn | None = None,
+    *,
+    options: ReadOptions | None = None,
 ) -> LoadResult:
     """Parse every supported file under ``paths``; unusable files become warnings, not failures.
-    With ``full_text``, a PDF's body is kept as passages (see rag.corpus.passages).
+    With ``full_text``, a PDF's body is kept as passages (see rag.corpus.passages). ``options``
+    (the ingest service's: Zotero collections, the PDF cache) replace the other arguments.
 
-    Raises ``InputError`` when a path is missing or when no file yielded a paper.
+    Raises ``InputError`` when a path is missing or when no file yielded a paper, ``OptionError``
+    when an option applies to none of the files.
     """
     result = LoadResult()
-    options = ReadOptions(mapping or {}, full_text)
+    options = options or ReadOptions(mapping or {}, full_text, progress=progress)
+    progress = options.progress
     files = _expand(list(paths))
+    if options.zotero_collections and not any(file.suffix.lower() == ZOTERO_SUFFIX for file in files):
+        raise OptionError("--zotero-collection applies to Zotero databases, and none of the paths is one")
     for done, file in enumerate(files):
         if progress is not None:  # a folder of long PDFs takes a while before anything is embedded
             progress("reading files", done, len(files))
@@ -102,6 +116,8 @@ def load_paths(
             continue
         try:
             read = reader(file, options)
+        except OptionError:
+            raise
         except InputError as exc:
             result.warnings.append(f"skipped {exc}")
             continue
@@ -117,6 +133,7 @@ def load_paths(
                 result.merges.append(merged)
     if progress is not None:
         progress("reading files", len(files), len(files))
+    result.pdfs_parsed, result.pdfs_reused = options.pdfs.parsed, options.pdfs.reused
     if not result.papers:
         reasons = "; ".join(result.warnings) or "no files found"
         raise InputError(f"nothing to ingest: {reasons}")

@@ -15,20 +15,32 @@ from rag.corpus.bibtex import parse_bibtex
 from rag.corpus.csljson import read_csl_json
 from rag.corpus.exports import parse_records
 from rag.corpus.medline import looks_like_medline, parse_medline
-from rag.corpus.pdf import parse_pdf
+from rag.corpus.pdf_cache import PdfCache
 from rag.corpus.plaintext import parse_text_document
 from rag.corpus.ris import looks_like_ris, parse_ris
 from rag.corpus.seeds import METADATA_FILE, Metadata, is_seed_list, parse_metadata, parse_seed_list
 from rag.corpus.textfile import read_export_file, read_text_file
 from rag.corpus.wos import looks_like_wos_plain, looks_like_wos_tab, parse_wos_plain, parse_wos_tab
-from rag.records import Paper, SeedList
+from rag.corpus.zotero import read_zotero
+from rag.records import Paper, ProgressFn, SeedList
 
 
 @dataclass
 class ReadOptions:
     mapping: Mapping[str, str] = field(default_factory=dict)  # --field NAME=COLUMN for record exports
     full_text: bool = True  # a PDF's body as passages
+    zotero_collections: tuple[str, ...] = ()  # --zotero-collection: only these (and their sub-collections)
+    pdf_cache: Path | None = None  # where parsed PDFs are kept between ingests (None: parse every time)
+    progress: ProgressFn | None = None  # files read, and within a Zotero library its items
     _metadata: dict[Path, Metadata] = field(default_factory=dict)
+    _pdfs: PdfCache | None = None
+
+    @property
+    def pdfs(self) -> PdfCache:
+        """The PDF parser through the cache, one per read, counting what it parsed and reused."""
+        if self._pdfs is None:
+            self._pdfs = PdfCache(self.pdf_cache)
+        return self._pdfs
 
     def metadata_for(self, folder: Path) -> Metadata:
         """The papers.tsv beside seed lists, read once per folder."""
@@ -58,7 +70,13 @@ def _own_list(file: Path, papers: list[Paper], warnings: list[str]) -> FileRead:
 
 
 def _pdf(file: Path, options: ReadOptions) -> FileRead:
-    return _own_list(file, [parse_pdf(file, file.name, options.full_text)], [])
+    return _own_list(file, [options.pdfs.parse(file, file.name, options.full_text)], [])
+
+
+def _zotero(file: Path, options: ReadOptions) -> FileRead:
+    """A Zotero database: the whole library is one file, each item one entry."""
+    read = read_zotero(file, options.zotero_collections, options.full_text, options.pdfs, options.progress)
+    return _own_list(file, *read)
 
 
 def _bibtex(file: Path, options: ReadOptions) -> FileRead:
@@ -140,4 +158,5 @@ READERS: dict[str, Reader] = {
     ".ris": _export(parse_ris),
     ".ciw": _export(parse_wos_plain),
     ".nbib": _export(parse_medline),
+    ".sqlite": _zotero,
 }

@@ -10,6 +10,7 @@ DATA_DIR/
   lexical/server-<url hash>/<library>/   the saved BM25 index of a server library, per server
   server-snapshots/<library>.json        a copy of a server library taken before `rag reindex` drops it
   llm-cache/                   model answers, by prompt
+  pdf-cache/                   what each PDF read was parsed into, by path (rag.corpus.pdf_cache)
   llm-endpoints.json           what each model endpoint was found to accept
   .model-download-failed       when the embedding model last failed to download (rag.embed.choice)
 ```
@@ -30,6 +31,7 @@ LEXICAL_DIR = "lexical"
 LOCK_FILE = ".rag.lock"
 SEEDING_MARKER = ".seeding"
 LLM_CACHE_DIR = "llm-cache"
+PDF_CACHE_DIR = "pdf-cache"
 CAPABILITIES_FILE = "llm-endpoints.json"
 SNAPSHOTS_DIR = "server-snapshots"
 SERVER_PREFIX = "server-"
@@ -66,6 +68,10 @@ class DataDir:
     @property
     def llm_cache(self) -> Path:
         return self.root / LLM_CACHE_DIR
+
+    @property
+    def pdf_cache(self) -> Path:
+        return self.root / PDF_CACHE_DIR
 
     @property
     def endpoint_capabilities(self) -> Path:

@@ -8,6 +8,7 @@ from pathlib import Path
 from rag.corpus.exports import parse_mapping
 from rag.corpus.loader import load_paths
 from rag.corpus.merging import merged_line
+from rag.corpus.readers import ReadOptions
 from rag.errors import Interrupted, StoreBusyError, StoreError
 from rag.index.session import LibrarySession
 from rag.index.units import all_units
@@ -18,10 +19,24 @@ from rag.services.results import IngestResult, ReindexResult
 SHOWN_MERGES = 5
 
 
-def ingest(ctx: Context, paths: Sequence[Path], fields: Sequence[str] = (), full_text: bool = True) -> IngestResult:
-    """Add files and folders to the library; re-ingesting unchanged files changes nothing."""
+def ingest(
+    ctx: Context,
+    paths: Sequence[Path],
+    fields: Sequence[str] = (),
+    full_text: bool = True,
+    zotero_collections: Sequence[str] = (),
+) -> IngestResult:
+    """Add files and folders to the library; re-ingesting unchanged files changes nothing (and parses
+    no unchanged PDF again: the data dir keeps what each was parsed into)."""
+    options = ReadOptions(
+        parse_mapping(list(fields)),
+        full_text,
+        zotero_collections=tuple(zotero_collections),
+        pdf_cache=ctx.storage().layout.pdf_cache,
+        progress=ctx.progress,
+    )
     try:
-        loaded = load_paths(paths, parse_mapping(list(fields)), full_text, ctx.progress)  # all parsed before any write
+        loaded = load_paths(paths, options=options)  # all parsed before any write
     except KeyboardInterrupt:
         raise Interrupted("interrupted while reading the files: nothing was changed") from None
     for warning in loaded.warnings:
@@ -47,6 +62,8 @@ def ingest(ctx: Context, paths: Sequence[Path], fields: Sequence[str] = (), full
             total_papers=len(library.catalog.papers),
             passages_found=sum(len(p.passages) for p in loaded.papers.values()),
             merged={key: m.kept.citekey for m in merges for key in m.new_keys if key != m.kept.citekey},
+            pdfs_parsed=loaded.pdfs_parsed,
+            pdfs_reused=loaded.pdfs_reused,
         )
 
 

@@ -80,8 +80,12 @@ class Library:
         request = DraftRequest(topic, list(cite), format=output_format, bib=Path(bib) if bib is not None else None)
         return writing_service.draft(self.ctx, request, options)
 
-    def ingest(self, paths: Sequence[str | Path], *, full_text: bool = True) -> IngestResult:
-        return ingest_service.ingest(self.ctx, [Path(p) for p in paths], full_text=full_text)
+    def ingest(
+        self, paths: Sequence[str | Path], *, full_text: bool = True, zotero_collections: Sequence[str] = ()
+    ) -> IngestResult:
+        """Add files and folders (a Zotero data directory too: ``zotero_collections`` limits it to those)."""
+        files = [Path(p) for p in paths]
+        return ingest_service.ingest(self.ctx, files, full_text=full_text, zotero_collections=zotero_collections)
 
     def papers(self) -> Listing:
         return read.papers(self.ctx)

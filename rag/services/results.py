@@ -65,6 +65,9 @@ class IngestResult:
     passages_found: int = 0
     # Records of a work already read (another file, format or duplicate entry), merged: alias -> key kept.
     merged: dict[str, str] = field(default_factory=dict)
+    # PDFs parsed by this ingest, and those unchanged since an earlier one (not parsed again).
+    pdfs_parsed: int = 0
+    pdfs_reused: int = 0
 
 
 @dataclass
