@@ -8,6 +8,7 @@ closed, so a slow model never holds the store open.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from rag.errors import InputError, NotFoundError
@@ -60,12 +61,16 @@ def _paper(library: LibrarySession, key: str) -> Paper | None:
         return None
 
 
-def _retrieve(library: LibrarySession, sentence: str) -> Sequence[Paper]:
-    return [hit.evidence() for hit in library.search(SearchRequest(sentence, SUGGESTION_POOL))]
+def _retrieve(library: LibrarySession, sentences: Sequence[str]) -> dict[str, Sequence[Paper]]:
+    """Candidate papers for each sentence; the sentences embedded in one batch (the context keeps vectors)."""
+    if library.embedder is not None and sentences:
+        library.embedder.embed(list(sentences))
+    return {s: [h.evidence() for h in library.search(SearchRequest(s, SUGGESTION_POOL))] for s in sentences}
 
 
 def check(ctx: Context, request: CheckRequest) -> CheckReport:
     """Every citation of the manuscript(s) checked against the paper it cites, in document order."""
+    ctx = replace(ctx, remember_embeddings=True) if ctx.embedder is None else ctx  # for _retrieve's batch
     manuscript = _manuscript(request)
     warnings = list(manuscript.warnings)
     for warning in warnings:
@@ -80,7 +85,7 @@ def check(ctx: Context, request: CheckRequest) -> CheckReport:
             checker = ManuscriptChecker(papers.__getitem__, lambda s: _retrieve(library, s), progress=ctx.progress)
             return CheckReport(checker.check(sentences), warnings, "offline", manuscript.files)
         # The judge may flag any sentence: candidates for all of them now, while the library is open.
-        pool = {s.text: _retrieve(library, s.text) for s in sentences if s.text}
-    checker = ManuscriptChecker(papers.__getitem__, lambda s: pool.get(s, []), judge, progress=ctx.progress)
+        pool = _retrieve(library, list(dict.fromkeys(s.text for s in sentences if s.text)))
+    checker = ManuscriptChecker(papers.__getitem__, lambda _: pool, judge, progress=ctx.progress)
     checks = checker.check(sentences)
     return CheckReport(checks, warnings, f"llm judge ({judge.name})", manuscript.files, checker.usage)

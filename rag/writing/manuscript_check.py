@@ -12,7 +12,7 @@ library that the same check says back the sentence (never one the sentence alrea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -88,13 +88,14 @@ class CitationCheck:
 
 
 Resolve = Callable[[str], Paper | None]
-Candidates = Callable[[str], Sequence[Paper]]
+# Sentences -> for each, papers that may back it, best first (retrieval), asked once for all of them.
+Candidates = Callable[[Sequence[str]], Mapping[str, Sequence[Paper]]]
 
 
 @dataclass
 class ManuscriptChecker:
-    """``resolve``: a key -> its paper (None: not in the library); ``candidates``: a sentence -> papers that
-    may back it, best first (retrieval); ``judge``: the model for --verify llm, else the offline check."""
+    """``resolve``: a key -> its paper (None: not in the library); ``candidates``: retrieval for the
+    sentences that need suggestions; ``judge``: the model for --verify llm, else the offline check."""
 
     resolve: Resolve
     candidates: Candidates
@@ -102,15 +103,26 @@ class ManuscriptChecker:
     usage: Usage = field(default_factory=Usage)
     progress: ProgressFn | None = None
     _pairs: dict[tuple[str, str], tuple[CheckLabel, SourceScore]] = field(default_factory=dict, init=False)
-    _suggested: dict[str, list[Suggestion]] = field(default_factory=dict, init=False)
 
     def check(self, sentences: Sequence[CitingSentence]) -> list[CitationCheck]:
-        """One check per citation, in document order."""
+        """One check per citation, in document order: every pair first, then suggestions for those flagged."""
         total, results = sum(len(s.cites) for s in sentences), []
+        flagged: list[tuple[CitationCheck, frozenset[str]]] = []  # with the papers their sentence cites
         for sentence in sentences:
-            results += self._sentence(sentence)
+            checks = self._sentence(sentence)
+            cited = frozenset(c.paper.id for c in checks if c.paper is not None)
+            flagged += [(c, cited) for c in checks if c.label in FLAGGED]
+            results += checks
             if self.progress is not None:
                 self.progress("checking citations", len(results), total)
+        pool = self.candidates(list(dict.fromkeys(c.sentence for c, _ in flagged))) if flagged else {}
+        suggested: dict[tuple[str, frozenset[str]], list[Suggestion]] = {}
+        for check, cited in flagged:
+            if (check.sentence, cited) not in suggested:
+                suggested[(check.sentence, cited)] = self._suggestions(
+                    check.sentence, pool.get(check.sentence, ()), cited
+                )
+            check.suggestions = suggested[(check.sentence, cited)]
         return results
 
     def _sentence(self, sentence: CitingSentence) -> list[CitationCheck]:
@@ -122,11 +134,8 @@ class ManuscriptChecker:
         papers = list({c.paper.id: c.paper for c in checked if c.paper is not None}.values())
         if len(papers) > 1 and RANK[(together := self._together(sentence.text, papers))] > RANK[best]:
             best = together
-        cited = {p.id for p in papers}
         for check in checked:
             check.sentence_label = best
-            if check.label in FLAGGED:
-                check.suggestions = self._suggestions(sentence.text, cited)
         return checks
 
     def _citation(self, text: str, cite: Cite) -> CitationCheck:
@@ -154,24 +163,21 @@ class ManuscriptChecker:
             return _FROM_SUPPORT[judge_with_model(text, list(enumerate(papers, start=1)), self.judge, self.usage)]
         return offline_label(score_against_group(text, papers)[0])
 
-    def _suggestions(self, text: str, cited: set[str]) -> list[Suggestion]:
+    def _suggestions(self, text: str, found: Sequence[Paper], cited: frozenset[str]) -> list[Suggestion]:
         """Papers of the library the check says back ``text``, best first, none of those it cites."""
-        if text in self._suggested:
-            return self._suggested[text]
-        pool = [p for p in self.candidates(text) if p.id not in cited and not p.no_abstract][:SUGGESTION_POOL]
+        pool = [p for p in found if p.id not in cited and not p.no_abstract][:SUGGESTION_POOL]
         scored = zip(score_against_sources([text], pool)[0], pool, strict=True) if pool else iter(())
         backing = sorted(
             ((s, p) for s, p in scored if s.support.is_top and not s.conflict), key=lambda pair: -pair[0].score
         )
-        found: list[Suggestion] = []
+        chosen: list[Suggestion] = []
         for score, paper in backing[: MAX_JUDGED_SUGGESTIONS if self.judge is not None else MAX_SUGGESTIONS]:
             if self.judge is not None and not judge_with_model(text, [(1, paper)], self.judge, self.usage).is_top:
                 continue
-            found.append(Suggestion(paper, CheckLabel.EVIDENCE, score.score, score.sentence))
-            if len(found) == MAX_SUGGESTIONS:
+            chosen.append(Suggestion(paper, CheckLabel.EVIDENCE, score.score, score.sentence))
+            if len(chosen) == MAX_SUGGESTIONS:
                 break
-        self._suggested[text] = found
-        return found
+        return chosen
 
 
 def _quote(text: str) -> str:
