@@ -19,14 +19,15 @@ ABBREVIATIONS = frozenset(
     {
         "al", "e.g", "i.e", "cf", "vs", "viz", "approx", "resp", "ca", "ph.d",
         "fig", "figs", "eq", "eqs", "eqn", "eqns", "sec", "secs", "sect", "ch", "chap", "tab", "tbl",
-        "ref", "refs", "no", "nos", "vol", "vols", "pp", "thm", "lem", "def", "prop", "cor", "alg", "app", "appx",
+        "ref", "refs", "no", "nos", "vol", "vols", "p", "pp", "thm", "lem", "def", "prop", "cor", "alg", "app", "appx",
         "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "inc", "ltd", "dept", "univ", "ed", "eds",
     }
 )  # fmt: skip
 _MARK_CHARS = "\U000f0000-\U0010fffd"
 # A sentence may end at . ! ? or … followed by closing brackets or quotes, then citation marks.
 _END = re.compile(rf"(?P<stop>[.!?…]+)(?P<close>[)\]\"'’”]*)(?P<marks>(?:\s?[{_MARK_CHARS}])*)\s+(?=(?P<next>\S))")
-_INITIALS = re.compile(r"(?:[^\W\d_]\.)*[^\W\d_]")  # J, e.g, U.S
+# An initial (J. Smith) or letters with stops (e.g., U.S.); a lone lower-case letter ends sentences ("set x.").
+_INITIALS = re.compile(r"[A-Z]|(?:[^\W\d_]\.)+[^\W\d_]")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
 _FOOTNOTE = re.compile(f"{FOOTNOTE_OPEN}([^{FOOTNOTE_OPEN}{FOOTNOTE_CLOSE}]*){FOOTNOTE_CLOSE}")
 _OPENERS = "([\"'“‘"
