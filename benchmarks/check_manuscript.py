@@ -151,6 +151,49 @@ def _report(title: str, values: dict[str, Any]) -> None:
         print(f"  {name}: {value}")
 
 
+def _judged(ctx: Context, rows: Sequence[dict[str, Any]], folder: Path, limit: int) -> None:
+    chosen = _balanced(rows, limit)
+    keys = [f"doc{r['doc_id']}" for r in chosen]
+    report, seconds = _run(ctx, _write(folder / "llm.tex", latex(chosen, keys)), verify_llm=True)
+    calls = report.usage.calls if report.usage else 0
+    _report(
+        f"--verify llm ({report.checker}), {len(chosen)} pairs, LaTeX, {seconds:.0f} s "
+        f"({seconds / len(chosen):.1f} s per citation, {calls} model calls)",
+        _measure(report, chosen),
+    )
+
+
+def _offline(ctx: Context, rows: Sequence[dict[str, Any]], folder: Path, env: dict[str, str]) -> None:
+    keys = [f"doc{r['doc_id']}" for r in rows]
+    for name, text in (("claims.tex", latex(rows, keys)), ("claims.md", pandoc(rows, keys))):
+        report, seconds = _run(ctx, _write(folder / name, text), verify_llm=False)
+        values = _measure(report, rows)
+        values["seconds per 100 citations"] = f"{100 * seconds / len(rows):.2f}"
+        _report(f"offline, {name}: {len(rows)} citations in {seconds:.1f} s", values)
+    support, wrong, true = _swapped(rows)
+    report, seconds = _run(ctx, _write(folder / "swapped.tex", latex(support, wrong)), verify_llm=False)
+    flagged = [c for c in report.checks if c.label.value in FLAGGED]
+    named = sum(key in {s.paper.citekey for s in c.suggestions} for c, key in zip(report.checks, true, strict=True))
+    _report(
+        f"swapped keys: {len(support)} SUPPORT claims citing a wrong paper ({seconds:.1f} s)",
+        {
+            "flagged": _share(len(flagged), len(support)),
+            "suggestions name the true paper (of all swapped)": _share(named, len(support)),
+            "... of the flagged ones": _share(named, len(flagged)),
+        },
+    )
+    hundred = _write(folder / "hundred.tex", latex(rows[:SPEED_CITATIONS], keys[:SPEED_CITATIONS]))
+    _cli_seconds(hundred, env)  # warm the file cache
+    runs = [_cli_seconds(hundred, env) for _ in range(3)]
+    print(f"\n`rag check` on {SPEED_CITATIONS} citations, wall time (process start included): "
+          f"best {min(runs):.2f} s, worst {max(runs):.2f} s")  # fmt: skip
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("pairs", nargs="?", type=Path, default=PAIRS)
@@ -162,52 +205,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         env = {**os.environ, "RAG_DATA_DIR": str(folder / "data"), "RAG_EMBED_MODEL_DIR": str(args.model_dir)}
-        settings = load_settings(data_dir=folder / "data", embed_model_dir=args.model_dir)
-        ctx = Context(settings)
+        ctx = Context(load_settings(data_dir=folder / "data", embed_model_dir=args.model_dir))
         started = time.perf_counter()
         ingest(ctx, [_library_file(rows, folder)])
-        print(
-            f"library: {len({r['doc_id'] for r in rows})} abstracts ingested in {time.perf_counter() - started:.1f} s"
-        )
-
-        def write(name: str, text: str) -> Path:
-            (folder / name).write_text(text, encoding="utf-8")
-            return folder / name
-
+        papers = len({r["doc_id"] for r in rows})
+        print(f"library: {papers} abstracts ingested in {time.perf_counter() - started:.1f} s")
         if args.verify == "llm":
-            chosen = _balanced(rows, args.limit)
-            keys = [f"doc{r['doc_id']}" for r in chosen]
-            report, seconds = _run(ctx, write("llm.tex", latex(chosen, keys)), verify_llm=True)
-            usage = report.usage
-            _report(
-                f"--verify llm ({report.checker}), {len(chosen)} pairs, LaTeX, {seconds:.0f} s "
-                f"({seconds / len(chosen):.1f} s per citation, {usage.calls if usage else 0} model calls)",
-                _measure(report, chosen),
-            )
-            return
-        keys = [f"doc{r['doc_id']}" for r in rows]
-        for name, text in (("claims.tex", latex(rows, keys)), ("claims.md", pandoc(rows, keys))):
-            report, seconds = _run(ctx, write(name, text), verify_llm=False)
-            values = _measure(report, rows)
-            values["seconds per 100 citations"] = f"{100 * seconds / len(rows):.2f}"
-            _report(f"offline, {name}: {len(rows)} citations in {seconds:.1f} s", values)
-        support, wrong, true = _swapped(rows)
-        report, seconds = _run(ctx, write("swapped.tex", latex(support, wrong)), verify_llm=False)
-        flagged = [c for c in report.checks if c.label.value in FLAGGED]
-        named = sum(key in {s.paper.citekey for s in c.suggestions} for c, key in zip(report.checks, true, strict=True))
-        _report(
-            f"swapped keys: {len(support)} SUPPORT claims citing a wrong paper ({seconds:.1f} s)",
-            {
-                "flagged": _share(len(flagged), len(support)),
-                "suggestions name the true paper (of all swapped)": _share(named, len(support)),
-                "... of the flagged ones": _share(named, len(flagged)),
-            },
-        )
-        hundred = write("hundred.tex", latex(rows[:SPEED_CITATIONS], keys[:SPEED_CITATIONS]))
-        _cli_seconds(hundred, env)  # warm the file cache
-        runs = [_cli_seconds(hundred, env) for _ in range(3)]
-        print(f"\n`rag check` on {SPEED_CITATIONS} citations, wall time (process start included): "
-              f"best {min(runs):.2f} s, worst {max(runs):.2f} s")  # fmt: skip
+            _judged(ctx, rows, folder, args.limit)
+        else:
+            _offline(ctx, rows, folder, env)
 
 
 if __name__ == "__main__":

@@ -54,7 +54,7 @@ def render_check(console: Console, report: CheckReport) -> None:
             styled = Text(finding(check))
             styled.stylize(STYLES[check.label.value], label_at, label_at + len(check.label.shown))
             console.print(styled, soft_wrap=True)
-    console.print(Text(report.summary_line(), style="bold"))
+    console.print(Text(report.summary_line(), style="bold"), soft_wrap=True)
 
 
 @handle_errors_as_usage

@@ -29,7 +29,7 @@ SUGGESTION_POOL = 10
 # With --verify llm, the judge confirms at most this many of the offline check's candidates per sentence.
 MAX_JUDGED_SUGGESTIONS = 5
 NOT_IN_LIBRARY = "not in the library"
-TITLE_ONLY = "the library has no abstract for it (title only)"
+TITLE_ONLY = "title only: the library has no abstract for it"
 NO_SENTENCE = "no sentence around the citation"
 # Sentences and evidence quoted in a finding are cut here (the JSON has them whole).
 QUOTE_CHARS = 160
@@ -108,6 +108,8 @@ class ManuscriptChecker:
         """One check per citation, in document order: every pair first, then suggestions for those flagged."""
         total, results = sum(len(s.cites) for s in sentences), []
         flagged: list[tuple[CitationCheck, frozenset[str]]] = []  # with the papers their sentence cites
+        if self.progress is not None and total:
+            self.progress("checking citations", 0, total)  # the clock for "show a bar past 2 s" starts now
         for sentence in sentences:
             checks = self._sentence(sentence)
             cited = frozenset(c.paper.id for c in checks if c.paper is not None)
@@ -117,12 +119,14 @@ class ManuscriptChecker:
                 self.progress("checking citations", len(results), total)
         pool = self.candidates(list(dict.fromkeys(c.sentence for c, _ in flagged))) if flagged else {}
         suggested: dict[tuple[str, frozenset[str]], list[Suggestion]] = {}
-        for check, cited in flagged:
+        for done, (check, cited) in enumerate(flagged, start=1):
             if (check.sentence, cited) not in suggested:
                 suggested[(check.sentence, cited)] = self._suggestions(
                     check.sentence, pool.get(check.sentence, ()), cited
                 )
             check.suggestions = suggested[(check.sentence, cited)]
+            if self.progress is not None:  # the model as judge takes seconds per candidate here too
+                self.progress("finding papers that back the flagged sentences", done, len(flagged))
         return results
 
     def _sentence(self, sentence: CitingSentence) -> list[CitationCheck]:
