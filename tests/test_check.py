@@ -368,9 +368,11 @@ def test_a_key_cited_200_times_and_a_1_mb_manuscript(tmp_path: Path, bib: Path) 
     }
 
 
-def test_reading_errors_name_the_file(tmp_path: Path) -> None:
+def test_reading_errors_name_the_file(tmp_path: Path, bib: Path) -> None:
     with pytest.raises(InputError, match="is a folder"):
         read_file(tmp_path)
+    code, _, err = invoke("check", str(bib))
+    assert code == 2 and err.strip() == f"error: {bib} is a bibliography, not a manuscript: give it with --bib {bib}"
     found = read_latex("\\cite{a}" + "{" * 400 + "x" + "}" * 400 + " and \\cite{b}.", "deep.tex")
     assert found.warnings == [
         "deep.tex: braces or environments nested too deeply to read; its citations are not checked"

@@ -32,6 +32,8 @@ ENDINGS = {
     ".rmd": ManuscriptFormat.MARKDOWN,
     ".pandoc": ManuscriptFormat.MARKDOWN,
 }
+# Bibliographies, not manuscripts: given as FILE by mistake, they are named as such.
+BIBLIOGRAPHY_ENDINGS = (".bib", ".json", ".ris", ".nbib", ".enw")
 _LOOKS_LIKE_LATEX = re.compile(r"\\(?:documentclass|begin\{|section\{|" + "|".join(CITE_COMMANDS) + r")\b")
 
 
@@ -95,6 +97,8 @@ def read_text(text: str, fmt: ManuscriptFormat, name: str) -> Manuscript:
 def read_file(path: Path) -> Manuscript:
     """One manuscript file, the files it \\inputs with it; InputError when the file itself cannot be read."""
     shown = _shown(path)
+    if path.suffix.lower() in BIBLIOGRAPHY_ENDINGS:
+        raise InputError(f"{shown} is a bibliography, not a manuscript: give it with --bib {shown}")
     text = _read(path, shown)
     if format_of(path, text) is ManuscriptFormat.LATEX:
         return read_latex(text, shown, _load_included(path))
