@@ -30,12 +30,14 @@ EXPECTED_ARGUMENTS = {
     "show": ["ref"],
     "bibtex": ["keys"],
     "libraries": [],
+    "check": ["text", "format"],
 }
 
 
 def rag_env() -> dict[str, str]:
-    """The test's RAG_* settings (the conftest fixtures set them) for the spawned server."""
-    return {k: v for k, v in os.environ.items() if k.startswith("RAG_")}
+    """The test's RAG_* settings (the conftest fixtures set them) for the spawned server, and PYTHONPATH, so
+    the server runs the code under test (a worktree's, not the installed checkout's)."""
+    return {k: v for k, v in os.environ.items() if k.startswith("RAG_") or k == "PYTHONPATH"}
 
 
 def serve(tmp_path: Path, session: Callable[[Client], Awaitable[None]], *options: str) -> str:

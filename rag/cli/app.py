@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from rag import __version__
-from rag.cli import commands, config_command, help_format, map_command, mcp_command, writing
+from rag.cli import check_command, commands, config_command, help_format, map_command, mcp_command, writing
 from rag.cli.argv import hoist_global_options
 from rag.cli.runtime import STATE
 
@@ -77,6 +77,7 @@ for command in (
     app.command()(command)
 app.command("eval")(commands.eval_command)
 app.command("eval-support")(commands.eval_support)
+app.command("check")(check_command.check)
 app.command("map")(map_command.map_command)
 app.command("mcp")(mcp_command.mcp)
 app.add_typer(config_command.config_app)

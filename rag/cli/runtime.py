@@ -34,6 +34,9 @@ PIPE_WIDTH = 100_000
 PROGRESS_LINE_SECONDS = 5.0
 # The shell's exit status for a command stopped by Ctrl-C (128 + SIGINT).
 INTERRUPTED_EXIT = 130
+ERROR_EXIT = 1
+# Usage errors and bugs; also every error of a command whose exit 1 means "found problems" (rag check).
+USAGE_EXIT = 2
 
 
 class State:
@@ -90,7 +93,15 @@ def safe(message: str) -> str:
 
 def handle_errors(command: F) -> F:
     """Turn a ``RagError`` into one line and exit 1; other errors are bugs (traceback with --debug)."""
+    return _guarded(command, ERROR_EXIT)
 
+
+def handle_errors_as_usage(command: F) -> F:
+    """``handle_errors`` for a linter-like command, whose exit 1 means it found problems: errors exit 2."""
+    return _guarded(command, USAGE_EXIT)
+
+
+def _guarded(command: F, error_exit: int) -> F:
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from rag.errors import Interrupted, RagError
@@ -102,7 +113,7 @@ def handle_errors(command: F) -> F:
             raise typer.Exit(INTERRUPTED_EXIT) from None
         except RagError as exc:
             typer.echo(f"error: {safe(str(exc))}", err=True)
-            raise typer.Exit(1) from None
+            raise typer.Exit(error_exit) from None
         except (typer.Exit, typer.Abort):
             raise
         except KeyboardInterrupt:
@@ -116,7 +127,7 @@ def handle_errors(command: F) -> F:
             typer.echo(
                 f"error: {safe(where + (exc.strerror or str(exc)))}; check the path and its permissions", err=True
             )
-            raise typer.Exit(1) from None
+            raise typer.Exit(error_exit) from None
         except Exception as exc:
             if STATE.debug:
                 raise
@@ -124,7 +135,7 @@ def handle_errors(command: F) -> F:
                 f"internal error: {type(exc).__name__}: {safe(str(exc))} (rerun with --debug for the traceback)",
                 err=True,
             )
-            raise typer.Exit(2) from None
+            raise typer.Exit(USAGE_EXIT) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -136,15 +147,20 @@ def _silence_stdout() -> None:
 
 
 class ProgressBar:
-    """A rich progress bar on stderr, started only when there is enough work to watch."""
+    """A rich progress bar on stderr, started only when there is enough work to watch: ``min_items`` items,
+    and work that has already run ``after_seconds`` (so a quick run never flashes a bar)."""
 
-    def __init__(self) -> None:
+    def __init__(self, min_items: int = PROGRESS_MIN_ITEMS, after_seconds: float = 0.0) -> None:
+        self.min_items, self.after_seconds = min_items, after_seconds
         self._progress: Any = None
         self._tasks: dict[str, Any] = {}
         self._last_line: dict[str, float] = {}
+        self._first_seen: dict[str, float] = {}
 
     def __call__(self, what: str, done: int, total: int) -> None:
-        if total < PROGRESS_MIN_ITEMS:
+        if total < self.min_items:
+            return
+        if time.monotonic() - self._first_seen.setdefault(what, time.monotonic()) < self.after_seconds:
             return
         if not sys.stderr.isatty():
             self._line(what, done, total)  # a log or CI: a bar would draw nothing, a line every few seconds does
@@ -195,15 +211,16 @@ def settings(**overrides: Any) -> Settings:
 
 
 @contextmanager
-def context(**overrides: Any) -> Iterator[Context]:
-    """The Context a command passes to its service: settings (flags win), notices and a progress bar."""
+def context(*, progress_after: float | None = None, **overrides: Any) -> Iterator[Context]:
+    """The Context a command passes to its service: settings (flags win), notices and a progress bar
+    (``progress_after``: shown for any amount of work once it has run that many seconds)."""
     from rag.config import unknown_setting_warnings
     from rag.services.context import Context
 
     resolved = settings(**overrides)
     for warning in unknown_setting_warnings():  # a misspelt RAG_* name would otherwise be ignored silently
         notify(warning)
-    bar = ProgressBar()
+    bar = ProgressBar() if progress_after is None else ProgressBar(min_items=1, after_seconds=progress_after)
     try:
         yield Context(resolved, notify=notify, progress=bar)
     finally:

@@ -12,9 +12,10 @@ from rag.formats.details import detail_rows
 from rag.formats.markdown import reference
 from rag.records import Paper
 from rag.services import contracts
-from rag.services.results import Collections, PaperView, SearchResult
+from rag.services.results import CheckReport, Collections, PaperView, SearchResult
 from rag.text import printable
 from rag.writing.answer import Answer, AnswerMode
+from rag.writing.manuscript_check import CheckLabel, finding
 
 # A search hit's text in the readable rendering; the structured result has all of it.
 SNIPPET_CHARS = 240
@@ -26,6 +27,7 @@ search_payload = contracts.search_json
 answer_payload = contracts.answer_json
 show_payload = contracts.show_json
 collections_payload = contracts.collections_json
+check_payload = contracts.check_json
 
 
 def bibtex_payload(entries: list[tuple[Paper, str]]) -> dict[str, Any]:
@@ -101,3 +103,10 @@ def collections_text(found: Collections) -> str:
         vectors = "?" if info.vectors is None else str(info.vectors)
         lines.append(clean(f"{info.name}: {papers} papers, {vectors} vectors, model {info.model or 'none'}"))
     return "\n".join(lines)
+
+
+def check_text(report: CheckReport) -> str:
+    """The findings as `rag check` prints them (evidence found is counted, not listed), then the summary."""
+    lines = [finding(c) for c in report.checks if c.label is not CheckLabel.EVIDENCE]
+    lines += [clean(warning) for warning in report.warnings]
+    return "\n".join([*lines, report.summary_line()])

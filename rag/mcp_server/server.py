@@ -1,4 +1,4 @@
-"""The MCP tools over one library: search, ask, show, bibtex, libraries (the SDK's high-level ``MCPServer``).
+"""The MCP tools over one library: search, ask, show, bibtex, libraries, check (the SDK's ``MCPServer``).
 
 One ``Context`` lives as long as the server, so the embedding model is loaded once
 and stays loaded. The library itself is opened per call (``Context.reader``),
@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
@@ -38,6 +38,8 @@ SERVER_NAME = "rag"
 MAX_QUERY_CHARS = 2_000
 # More papers than an answer can cite or a model can read in one context.
 MAX_K = 50
+# A thesis is a few hundred thousand characters; past this a client is sending something else.
+MAX_MANUSCRIPT_CHARS = 2_000_000
 # One bibliography's worth; a client asking for more wants `rag export`.
 MAX_BIBTEX_KEYS = 200
 # Notices and refused calls reach the client's server log (stderr), one line each.
@@ -61,6 +63,16 @@ Keys = Annotated[
 ]
 
 TopK = Annotated[int, Field(ge=1, le=MAX_K, description=f"How many papers (1-{MAX_K}).")]
+Manuscript = Annotated[
+    str,
+    Field(
+        description="A manuscript's text with its citations: LaTeX (\\cite{key}, \\citep, \\autocite ...) "
+        f"or Pandoc/Quarto Markdown ([@key], @key), at most {MAX_MANUSCRIPT_CHARS:,} characters."
+    ),
+]
+ManuscriptFormat = Annotated[
+    Literal["latex", "markdown"], Field(description="latex, or markdown (Pandoc / Quarto citations).")
+]
 
 
 class RagTools:
@@ -148,12 +160,14 @@ def build_server(settings: Settings) -> MCPServer:
         instructions=(
             f"A library of research-paper abstracts ('{settings.collection}'). Use search to find papers, "
             "ask for an answer whose every sentence cites a paper, show for one paper in full, "
-            "bibtex for BibTeX entries of citekeys, libraries to list the collections."
+            "bibtex for BibTeX entries of citekeys, libraries to list the collections, "
+            "check to check a manuscript's citations against the library."
         ),
         log_level=LOG_LEVEL,
     )
     _add_question_tools(server, tools, settings.top_k)
     _add_library_tools(server, tools)
+    _add_check_tool(server, tools)
     return server
 
 
@@ -228,6 +242,23 @@ def _add_library_tools(server: MCPServer, tools: RagTools) -> None:
             return result(payloads.collections_text(found), payloads.collections_payload(found))
 
         return tools.call("libraries", work)
+
+
+def _add_check_tool(server: MCPServer, tools: RagTools) -> None:
+    @server.tool(annotations=READ_ONLY)
+    def check(text: Manuscript, format: ManuscriptFormat = "latex") -> CallToolResult:
+        """Check a manuscript's citations against the library, like `rag check --json`: for each citation,
+        whether the cited paper backs the sentence (evidence_found, weak, unsupported, conflict, or
+        cannot_check when the key is not in the library or the paper has no abstract), the best evidence
+        sentence, and for the others up to 3 papers of the library that back it (citekeys to paste)."""
+
+        def work() -> CallToolResult:
+            if len(text) > MAX_MANUSCRIPT_CHARS:
+                raise InputError(f"the text is {len(text):,} characters long; the limit is {MAX_MANUSCRIPT_CHARS:,}")
+            report = tools.library.check(text=text, text_format=format)
+            return result(payloads.check_text(report), payloads.check_payload(report))
+
+        return tools.call("check", work)
 
 
 def serve(settings: Settings) -> None:

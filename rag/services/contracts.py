@@ -12,6 +12,7 @@ from rag.evaluation.metrics import EvalReport
 from rag.records import Hit, Paper
 from rag.services.configuration import ConfigView
 from rag.services.results import (
+    CheckReport,
     Collections,
     DoctorReport,
     Draft,
@@ -24,6 +25,7 @@ from rag.services.results import (
     SupportEvalRun,
 )
 from rag.writing.answer import Answer, CitedSentence
+from rag.writing.manuscript_check import CitationCheck
 
 
 def hit_json(hit: Hit) -> dict[str, Any]:
@@ -172,3 +174,44 @@ def ingest_json(result: IngestResult) -> dict[str, Any]:
 def remove_json(result: RemoveResult) -> dict[str, Any]:
     papers = [{"id": p.id, "citekey": p.citekey, "title": p.title} for p in result.removed]
     return {"removed": [] if result.dry_run else papers, "would_remove": papers if result.dry_run else []}
+
+
+def _citation_check_json(check: CitationCheck) -> dict[str, Any]:
+    cite, paper = check.cite, check.paper
+    return {
+        "file": cite.file,
+        "line": cite.line,
+        "column": cite.column,
+        "key": cite.key,
+        "sentence": check.sentence,
+        "label": check.label.value,
+        "score": check.score,
+        "evidence": check.evidence,
+        "suggestions": [
+            {
+                "citekey": s.paper.citekey,
+                "label": s.label.value,
+                "score": s.score,
+                "title": s.paper.title,
+                "evidence": s.evidence,
+            }
+            for s in check.suggestions
+        ],
+        "written": cite.written,
+        "paper": None if paper is None else {"id": paper.id, "citekey": paper.citekey, "title": paper.title},
+        # The sentence against all it cites: the best of each paper alone and of all of them read together.
+        "sentence_label": check.sentence_label.value if check.sentence_label else None,
+        "note": check.note,
+    }
+
+
+def check_json(report: CheckReport) -> dict[str, Any]:
+    """DESIGN.md's contract: the summary, and every citation in document order."""
+    return {
+        "summary": report.summary(),
+        "citations": [_citation_check_json(c) for c in report.checks],
+        "checker": report.checker,
+        "files": report.files,
+        "warnings": report.warnings,
+        "usage": asdict(report.usage) if report.usage else None,
+    }

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rag.llm.types import OnToken
+from rag.services import check as check_service
 from rag.services import ingest as ingest_service
 from rag.services import manage, read
 from rag.services import writing as writing_service
@@ -17,12 +18,13 @@ from rag.services.context import Context
 from rag.services.requests import (
     DEFAULT_DOCUMENT,
     DEFAULT_WRITING,
+    CheckRequest,
     DraftRequest,
     SearchRequest,
     SummaryRequest,
     WritingOptions,
 )
-from rag.services.results import Draft, IngestResult, Listing, PaperView, RemoveResult, SearchResult
+from rag.services.results import CheckReport, Draft, IngestResult, Listing, PaperView, RemoveResult, SearchResult
 from rag.writing.answer import Answer
 
 
@@ -95,3 +97,16 @@ class Library:
 
     def remove(self, refs: Sequence[str]) -> RemoveResult:
         return manage.remove(self.ctx, refs)
+
+    def check(
+        self,
+        paths: Sequence[str | Path] = (),
+        *,
+        text: str | None = None,
+        text_format: str = "latex",
+        bib: str | Path | None = None,
+    ) -> CheckReport:
+        """The citations of manuscript files (or of ``text``, in ``text_format`` latex or markdown) checked
+        against the library; ``bib`` is ingested first."""
+        request = CheckRequest([Path(p) for p in paths], text, text_format, Path(bib) if bib is not None else None)
+        return check_service.check(self.ctx, request)

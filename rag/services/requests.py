@@ -79,6 +79,18 @@ class SupportEvalRequest:
     cache: bool = True
 
 
+@dataclass
+class CheckRequest:
+    """`rag check`: manuscript files, or one manuscript given as text (the MCP tool) in ``text_format``."""
+
+    paths: Sequence[Path] = ()
+    text: str | None = None
+    text_format: str = "latex"  # latex or markdown (Pandoc / Quarto)
+    bib: Path | None = None  # ingested into the library before the check: the manuscript's bibliography
+    verify_llm: bool = False
+    cache: bool = True
+
+
 @dataclass(frozen=True)
 class MapRequest:
     output: Path

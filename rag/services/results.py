@@ -16,6 +16,7 @@ from rag.evaluation.support import SupportReport
 from rag.llm.types import Usage
 from rag.records import Hit, LibraryInfo, Paper, SeedList
 from rag.writing.answer import Answer
+from rag.writing.manuscript_check import RANK, CheckLabel, CitationCheck
 
 
 @dataclass
@@ -96,6 +97,34 @@ class SupportEvalRun:
     report: SupportReport
     skipped: int  # bad lines of the pairs file
     usage: Usage | None = None
+
+
+@dataclass
+class CheckReport:
+    """`rag check`: every citation checked, in document order, and what could not be read as written."""
+
+    checks: list[CitationCheck]
+    warnings: list[str]
+    checker: str  # "offline", or the model that judged
+    files: list[str]
+    usage: Usage | None = None
+
+    def summary(self) -> dict[str, int]:
+        counts = {label.value: 0 for label in CheckLabel}
+        for check in self.checks:
+            counts[check.label.value] += 1
+        return {"citations": len(self.checks), **counts}
+
+    def summary_line(self) -> str:
+        summary = self.summary()
+        if not summary["citations"]:
+            return f"no citations found in {', '.join(self.files) or 'the text'}"
+        counts = ", ".join(f"{summary[label.value]} {label.shown}" for label in CheckLabel)
+        return f"{summary['citations']} citations checked ({self.checker}): {counts}"
+
+    def below(self, minimum: CheckLabel) -> list[CitationCheck]:
+        """Citations whose label is worse than ``minimum`` ("cannot check" is no verdict: never below)."""
+        return [c for c in self.checks if c.label in RANK and RANK[c.label] < RANK[minimum]]
 
 
 @dataclass

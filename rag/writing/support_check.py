@@ -202,14 +202,22 @@ def _direction(words: Sequence[str]) -> int:
     return -sign if _negated(words) else sign
 
 
+@lru_cache(maxsize=65_536)
+def _antonym_sides(word: str) -> frozenset[tuple[int, int]]:
+    """(pair, side) of every antonym pattern ``word`` matches; once per word, however often it is met."""
+    return frozenset((i, side) for i, pair in enumerate(_ANTONYMS) for side in (0, 1) if pair[side].fullmatch(word))
+
+
 def _antonyms(claim: Sequence[str], evidence: Sequence[str]) -> float:
     """Antonym pairs where the claim uses one side only and the evidence the other side only."""
+    in_claim = set().union(*map(_antonym_sides, claim))
+    in_evidence = set().union(*map(_antonym_sides, evidence))
     found = 0
-    for a, b in _ANTONYMS:
-        for x, y in ((a, b), (b, a)):
-            c_x, c_y = any(x.fullmatch(w) for w in claim), any(y.fullmatch(w) for w in claim)
-            e_x, e_y = any(x.fullmatch(w) for w in evidence), any(y.fullmatch(w) for w in evidence)
-            found += c_x and not c_y and e_y and not e_x
+    for i in range(len(_ANTONYMS)):
+        for x, y in ((0, 1), (1, 0)):
+            found += (
+                (i, x) in in_claim and (i, y) not in in_claim and (i, y) in in_evidence and (i, x) not in in_evidence
+            )
     return float(found)
 
 

@@ -1,0 +1,379 @@
+"""`rag check`: manuscripts read as written (LaTeX, Pandoc), their citations checked through the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from rag.cli import app
+from rag.errors import InputError
+from rag.manuscripts.latex import read_latex
+from rag.manuscripts.pandoc import read_pandoc
+from rag.manuscripts.reading import read_file
+from rag.manuscripts.sentences import split_sentences
+
+runner = CliRunner()
+
+BIB = r"""@article{yuan2022,
+  title = {Decentralized Training of Foundation Models in Heterogeneous Environments},
+  author = {Yuan, Binhang},
+  year = {2022},
+  abstract = {Training foundation models, such as GPT-3 and PaLM, can be extremely expensive, often involving
+    tens of thousands of GPUs running continuously for months. We present a scheduling algorithm that trains
+    foundation models over heterogeneous GPUs connected by slow networks. Our approach is up to 4.8x faster
+    than prior systems in such environments.}
+}
+@article{smith2020,
+  title = {Coffee consumption and sleep quality},
+  author = {Smith, Ann},
+  year = {2020},
+  abstract = {We studied coffee consumption in 500 adults. Drinking coffee after noon reduced sleep quality.
+    Caffeine intake was associated with shorter sleep duration.}
+}
+@article{doe2019,
+  title = {A paper known by its title},
+  author = {Doe, Jon},
+  year = {2019}
+}
+"""
+SUPPORTED = (
+    r"Decentralized training of foundation models over heterogeneous GPUs connected by slow networks is possible"
+    r"~\cite{yuan2022}."
+)
+UNRELATED = r"Drinking coffee after noon reduces sleep quality \citep{yuan2022}."
+WEAK = r"Scheduling matters for training speed \cite{yuan2022}."
+UNCHECKABLE = r"This is new \cite{nokey2000} and this is old \cite{doe2019}."
+CONTRACT_SUMMARY = {"citations", "evidence_found", "weak", "unsupported", "conflict", "cannot_check"}
+CONTRACT_CITATION = {"file", "line", "column", "key", "sentence", "label", "score", "evidence", "suggestions"}
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def tex(tmp_path: Path, *sentences: str, name: str = "paper.tex") -> Path:
+    path = tmp_path / name
+    path.write_text("\\documentclass{article}\n\\begin{document}\n" + "\n".join(sentences) + "\n\\end{document}\n")
+    return path
+
+
+@pytest.fixture
+def bib(tmp_path: Path) -> Path:
+    path = tmp_path / "refs.bib"
+    path.write_text(BIB, encoding="utf-8")
+    return path
+
+
+def checked(*args: str) -> tuple[int, dict[str, Any], str]:
+    code, out, err = invoke("check", *args, "--json")
+    return code, json.loads(out), err
+
+
+def where(found: Any) -> list[tuple[str, int, int]]:
+    return [(c.key, c.line, c.column) for s in found.sentences for c in s.cites]
+
+
+# --- reading LaTeX ---
+
+
+def test_every_latex_citation_form_with_its_line_and_column() -> None:
+    text = (
+        "A \\cite{a} b \\citep{b} c \\citet{c}.\n"
+        "D \\autocite{d} e \\parencite{e} f \\textcite{f} good.\n"
+        "Starred \\citep*{g} and \\cite*{h}, one option \\cite[p.~3]{i} and two \\citep[see][p.~2]{j}.\n"
+        "Several \\cite{k, l,m} in one, and a footnote\\footcite{n}.\n"
+    )
+    found = read_latex(text, "paper.tex")
+    assert where(found) == [
+        ("a", 1, 9), ("b", 1, 21), ("c", 1, 33),
+        ("d", 2, 13), ("e", 2, 29), ("f", 2, 44),
+        ("g", 3, 17), ("h", 3, 31), ("i", 3, 58), ("j", 3, 87),
+        ("k", 4, 15), ("l", 4, 18), ("m", 4, 20), ("n", 4, 55),
+    ]  # fmt: skip
+    assert [c.written for c in found.cites][6:8] == ["\\citep*{g}", "\\cite*{h}"]
+    assert [len(s.cites) for s in found.sentences] == [3, 3, 4, 4]
+    assert found.sentences[2].text == "Starred and, one option and two."
+    assert not found.warnings
+
+
+def test_comments_math_figures_tables_and_the_preamble() -> None:
+    text = (
+        "\\documentclass{article}\n\\title{About \\cite{preamble}}\n\\begin{document}\n"
+        "Half of cases (50\\%) are ours \\cite{a}. % here \\cite{commented}\n"
+        "Inline $x = \\cite{inmath}$ math and $95\\%$ accuracy \\cite{b}.\n"
+        "\\begin{equation} E = mc^2 \\end{equation} Energy is known \\cite{c}.\n"
+        "\\begin{figure}\\includegraphics{plot}\\caption{Results as in \\cite{d}.}\\label{fig:x}\\end{figure}\n"
+        "As Fig.~\\ref{fig:x} shows \\cite{e}.\n"
+        "\\begin{tabular}{ll} ResNet \\cite{f} & 76.1 \\\\ VGG \\cite{g} & 71.5 \\\\ \\end{tabular}\n"
+        "\\end{document}\nAfter the end \\cite{after}.\n"
+    )
+    found = read_latex(text, "paper.tex")
+    texts = {c.key: s.text for s in found.sentences for c in s.cites}
+    assert set(texts) == {"a", "b", "c", "d", "e", "f", "g"}  # no preamble, comment, math or trailing citation
+    assert texts["a"] == "Half of cases (50%) are ours."
+    assert texts["b"] == "Inline x = math and 95% accuracy."
+    assert texts["c"] == "Energy is known."  # display math stands for nothing
+    assert texts["d"] == "Results as in."  # the caption is a paragraph of its own
+    assert texts["e"] == "As Fig. ?? shows."
+    assert (texts["f"], texts["g"]) == ("ResNet 76.1", "VGG 71.5")  # one table row each
+    assert found.warnings == ["paper.tex:5:13: \\cite inside math is not checked"]
+
+
+def test_input_and_include_are_followed_relative_to_the_including_file(tmp_path: Path) -> None:
+    (tmp_path / "sections").mkdir()
+    (tmp_path / "paper.tex").write_text(
+        "\\begin{document}\nFirst \\cite{a}.\n\\input{sections/intro}\n\\include{missing}\n"
+        "Last \\cite{z}.\n\\end{document}\n"
+    )
+    (tmp_path / "sections" / "intro.tex").write_text("Intro \\cite{b}.\n\\input{detail.tex}\n")
+    (tmp_path / "sections" / "detail.tex").write_text("Detail\n\\cite{c}.\n\\input{intro}\n")  # a cycle back
+    found = read_file(tmp_path / "paper.tex")
+    shown = [(c.key, Path(c.file).name, c.line, c.column) for c in found.cites]
+    assert shown == [
+        ("a", "paper.tex", 2, 13),
+        ("b", "intro.tex", 1, 13),
+        ("c", "detail.tex", 2, 7),
+        ("z", "paper.tex", 5, 12),
+    ]
+    assert len(found.warnings) == 2
+    cycle, missing = sorted(found.warnings, key=lambda w: "cycle" not in w)
+    assert cycle.startswith(f"{tmp_path / 'sections' / 'detail.tex'}:3:1: \\input{{intro}} not followed")
+    assert "a cycle" in cycle
+    assert missing.startswith(f"{tmp_path / 'paper.tex'}:4:1: \\input{{missing}} not followed: no such file")
+
+
+def test_sentences_split_where_a_reader_splits_them() -> None:
+    paragraph = (
+        "Smith et al. showed this, e.g. in mice, i.e. in vivo. See Fig. 3 and Eq. 2, cf. Sec. 4 for X vs. Y in mice. "
+        "J. R. Smith measured 3.5 units. The end (2020). Then a new one!"
+    )
+    assert split_sentences(paragraph) == [
+        "Smith et al. showed this, e.g. in mice, i.e. in vivo.",
+        "See Fig. 3 and Eq. 2, cf. Sec. 4 for X vs. Y in mice.",
+        "J. R. Smith measured 3.5 units.",
+        "The end (2020).",
+        "Then a new one!",
+    ]
+    found = read_latex("As Smith et al.~\\cite{s} found, e.g. here.\\footcite{f} Next \\cite{n}.", "p.tex")
+    assert [(s.text, [c.key for c in s.cites]) for s in found.sentences] == [
+        ("As Smith et al. found, e.g. here.", ["s", "f"]),
+        ("Next.", ["n"]),
+    ]
+
+
+# --- reading Pandoc / Quarto Markdown ---
+
+
+def test_every_pandoc_citation_form_and_what_is_not_one() -> None:
+    text = (
+        "---\ntitle: A [@notinyaml] paper\n---\n\n"
+        "# Intro\n\n"
+        "Nets work [@a; @b, p. 3]. As @c [p. 33] shows, models scale [-@d].\n"
+        "Braced @{e--f} keys, mail me@example.org, see @fig-plot and @sec-intro.\n\n"
+        "Inline `code [@incode]` and\n\n```python\nx = '[@infence]'\n```\n\n"
+        "- An item [see @g].\n"
+    )
+    found = read_pandoc(text, "paper.md")
+    assert where(found) == [("a", 7, 12), ("b", 7, 16), ("c", 7, 30), ("d", 7, 63), ("e--f", 8, 8), ("g", 16, 16)]
+    assert [c.written for c in found.cites] == ["[@a]", "[@b]", "@c", "[-@d]", "@{e--f}", "[@g]"]
+    assert [s.text for s in found.sentences] == [
+        "Nets work.",
+        "As shows, models scale.",
+        "Braced keys, mail me@example.org, see @fig-plot and @sec-intro.",
+        "An item.",
+    ]
+
+
+# --- checking through the CLI ---
+
+
+def test_a_supported_claim_passes_and_an_unrelated_one_gets_the_paper_that_supports_it(
+    tmp_path: Path, bib: Path
+) -> None:
+    paper = tex(tmp_path, SUPPORTED, UNRELATED, UNCHECKABLE)
+    code, report, _ = checked(str(paper), "--bib", str(bib))
+    assert code == 1
+    assert report["summary"] == {
+        "citations": 4, "evidence_found": 1, "weak": 0, "unsupported": 1, "conflict": 0, "cannot_check": 2,
+    }  # fmt: skip
+    supported, unrelated, unknown, title_only = report["citations"]
+    assert set(supported) >= CONTRACT_CITATION
+    assert (supported["label"], supported["suggestions"]) == ("evidence_found", [])
+    assert "heterogeneous GPUs connected by slow networks" in supported["evidence"]
+    assert unrelated["label"] == "unsupported" and unrelated["key"] == "yuan2022"
+    assert [s["citekey"] for s in unrelated["suggestions"]] == ["smith2020"]
+    assert set(unrelated["suggestions"][0]) >= {"citekey", "label", "score"}
+    assert unknown["label"] == title_only["label"] == "cannot_check"
+    assert (unknown["key"], unknown["score"], unknown["evidence"]) == ("nokey2000", None, None)
+    assert title_only["key"] == "doe2019" and "title only" in title_only["note"]
+    assert [(c["line"], c["column"]) for c in report["citations"]] == [(3, 114), (4, 57), (5, 19), (5, 52)]
+
+    code, out, _ = invoke("check", str(paper))
+    assert code == 1
+    assert f'{paper}:4:57: unsupported \\citep{{yuan2022}}: "Drinking coffee after noon reduces sleep quality."' in out
+    assert "better supported by: smith2020 (evidence found)" in out
+    assert f"{paper}:5:19: cannot check \\cite{{nokey2000}}" in out
+    assert f"{paper}:3:" not in out  # what passes is counted, not listed
+    assert out.strip().splitlines()[-1] == (
+        "4 citations checked (offline): 1 evidence found, 0 weak, 1 unsupported, 0 conflict, 2 cannot check"
+    )
+    assert "\x1b[" not in out  # no colour outside a terminal
+
+
+def test_exit_codes_and_min_label(tmp_path: Path, bib: Path) -> None:
+    assert invoke("ingest", str(bib))[0] == 0
+    assert invoke("check", str(tex(tmp_path, SUPPORTED, UNCHECKABLE, name="good.tex")))[0] == 0
+    weak = tex(tmp_path, SUPPORTED, WEAK, name="weak.tex")
+    code, report, _ = checked(str(weak))
+    assert code == 0 and report["citations"][1]["label"] == "weak"
+    assert invoke("check", str(weak), "--min-label", "evidence")[0] == 1
+    assert invoke("check", str(weak), "--min-label", "weak")[0] == 0
+    assert invoke("check", str(tex(tmp_path, UNRELATED, name="bad.tex")))[0] == 1
+    code, _, err = invoke("check", str(weak), "--min-label", "supported")
+    assert code == 2 and "--min-label" in err
+    code, _, err = invoke("check", str(tmp_path / "missing.tex"))
+    assert code == 2 and "does not exist" in err
+    code, _, err = invoke("check", str(weak), "--verify", "llm")
+    assert code == 2 and err.startswith("error: --verify llm needs a model")
+
+
+def test_several_citations_in_one_sentence_are_each_reported(tmp_path: Path, bib: Path) -> None:
+    both = (
+        r"Foundation models train over heterogeneous GPUs, and drinking coffee after noon reduces sleep quality"
+        r" \cite{yuan2022,smith2020}."
+    )
+    _, report, _ = checked(str(tex(tmp_path, both)), "--bib", str(bib))
+    labels = {c["key"]: (c["label"], c["sentence_label"]) for c in report["citations"]}
+    assert set(labels) == {"yuan2022", "smith2020"}
+    assert {sentence for _, sentence in labels.values()} == {"evidence_found"}  # the sentence is carried
+    assert all(s["citekey"] not in labels for c in report["citations"] for s in c["suggestions"])
+
+
+def test_bib_on_a_fresh_data_dir_and_pandoc_manuscripts(tmp_path: Path, bib: Path) -> None:
+    data = tmp_path / "data"
+    assert not data.exists()
+    paper = tmp_path / "paper.md"
+    paper.write_text(
+        "Decentralized training of foundation models over heterogeneous GPUs connected by slow networks is "
+        "possible [@yuan2022].\n\nAs @smith2020 show, drinking coffee after noon reduces sleep quality.\n"
+    )
+    code, report, err = checked(str(paper), "--bib", str(bib))
+    assert code == 0, err
+    assert [(c["key"], c["label"], c["line"], c["column"]) for c in report["citations"]] == [
+        ("yuan2022", "evidence_found", 1, 109),
+        ("smith2020", "evidence_found", 3, 4),
+    ]
+    assert "refs.bib: 3 entries read, 3 new in the library" in err
+    code, out, _ = invoke("papers", "--json")
+    assert {p["citekey"] for p in json.loads(out)["papers"]} == {"yuan2022", "smith2020", "doe2019"}  # no seeds
+
+
+def test_mcp_check_tool_returns_the_cli_json(tmp_path: Path, bib: Path) -> None:
+    from mcp import Client
+    from test_mcp import serve, text
+
+    assert invoke("ingest", str(bib))[0] == 0
+    manuscript = "\n".join((SUPPORTED, UNRELATED, UNCHECKABLE))
+    _, expected, _ = checked(str(tex(tmp_path, manuscript)))
+
+    async def session(client: Client) -> None:
+        found = await client.call_tool("check", {"text": manuscript, "format": "latex"})
+        assert not found.is_error, text(found)
+        payload = found.structured_content
+        assert payload is not None and set(payload["summary"]) == CONTRACT_SUMMARY
+        assert payload["summary"] == expected["summary"]
+        keep = ("key", "label", "score", "sentence", "evidence", "suggestions")
+        assert [{k: c[k] for k in keep} for c in payload["citations"]] == [
+            {k: c[k] for k in keep} for c in expected["citations"]
+        ]
+        assert payload["citations"][1]["file"] == "<text>"
+        assert "better supported by: smith2020" in text(found)
+        markdown = await client.call_tool("check", {"text": "Coffee hurts sleep [@smith2020].", "format": "markdown"})
+        assert not markdown.is_error and markdown.structured_content is not None
+        assert markdown.structured_content["citations"][0]["key"] == "smith2020"
+        wrong = await client.call_tool("check", {"text": "x", "format": "word"})
+        assert wrong.is_error
+
+    serve(tmp_path, session)
+
+
+# --- bad input ---
+
+
+def test_a_file_that_is_not_utf8_is_one_line_with_its_line(tmp_path: Path, bib: Path) -> None:
+    paper = tmp_path / "latin1.tex"
+    paper.write_bytes("Fine \\cite{a}.\nCaf\xe9 \\cite{b}.\n".encode("latin-1"))
+    code, out, err = invoke("check", str(paper), "--bib", str(bib))
+    assert code == 2 and out == ""
+    assert err.strip() == f"error: {paper}:2: not UTF-8 (byte 0xe9); re-save it as UTF-8"
+    good = tex(tmp_path, SUPPORTED)
+    code, report, err = checked(str(paper), str(good))  # one bad file of two: the other is checked
+    assert code == 0 and report["summary"]["citations"] == 1
+    assert any(w.startswith(f"{paper}:2: not UTF-8") for w in report["warnings"])
+
+
+def test_unbalanced_braces_empty_keys_and_a_missing_input_are_warnings(tmp_path: Path, bib: Path) -> None:
+    paper = tex(
+        tmp_path,
+        "A closing } too \\cite{smith2020}.",
+        "An empty \\cite{} and \\cite{smith2020,}.",
+        "\\input{nowhere}",
+        "A stray { brace here \\cite{yuan2022}.",
+        "\\begin{figure} Never ended.",
+        SUPPORTED,
+    )
+    before = paper.read_bytes()
+    code, report, err = checked(str(paper), "--bib", str(bib))
+    assert code in (0, 1)
+    assert [c["key"] for c in report["citations"]] == ["smith2020", "smith2020", "yuan2022", "yuan2022"]
+    warnings = report["warnings"]
+    assert f"{paper}:3:11: '}}' closes nothing; read as if it were not there" in warnings
+    assert f"{paper}:6:9: '{{' is never closed; read as if it were not there" in warnings
+    assert f"{paper}:7:1: \\begin{{figure}} is never ended; read as if it were not there" in warnings
+    assert f"{paper}:4:16: \\cite with an empty key" in warnings
+    assert f"{paper}:4:38: \\cite with an empty key" in warnings
+    assert any(w.startswith(f"{paper}:5:1: \\input{{nowhere}} not followed: no such file") for w in warnings)
+    assert all(w in err for w in warnings)
+    assert paper.read_bytes() == before  # nothing written to the user's files, nothing beside them
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "no-model", "paper.tex", "refs.bib"]
+
+
+def test_a_bib_with_broken_entries_is_warned_and_the_rest_used(tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB + "\n@article{broken,\n  title = {Broken\n", encoding="utf-8")
+    code, report, err = checked(str(tex(tmp_path, SUPPORTED)), "--bib", str(bib))
+    assert code == 0 and report["citations"][0]["label"] == "evidence_found"
+    assert "refs.bib:" in err and "syntax error, skipped" in err
+
+
+def test_a_key_cited_200_times_and_a_1_mb_manuscript(tmp_path: Path, bib: Path) -> None:
+    assert invoke("ingest", str(bib))[0] == 0
+    many = tex(tmp_path, *(f"Claim number {n} is about coffee \\cite{{smith2020}}." for n in range(200)))
+    code, report, _ = checked(str(many))
+    assert code in (0, 1) and report["summary"]["citations"] == 200
+    assert [c["line"] for c in report["citations"]] == list(range(3, 203))
+    filler = "Prose without any citation at all, repeated to make the file large. " * 15
+    big = tex(tmp_path, *([filler] * 1_000), SUPPORTED, name="big.tex")
+    assert big.stat().st_size > 1_000_000
+    code, report, _ = checked(str(big))
+    assert code == 0 and report["summary"] == {
+        **dict.fromkeys(CONTRACT_SUMMARY, 0),
+        "citations": 1,
+        "evidence_found": 1,
+    }
+
+
+def test_reading_errors_name_the_file(tmp_path: Path, bib: Path) -> None:
+    with pytest.raises(InputError, match="is a folder"):
+        read_file(tmp_path)
+    code, _, err = invoke("check", str(bib))
+    assert code == 2 and err.strip() == f"error: {bib} is a bibliography, not a manuscript: give it with --bib {bib}"
+    found = read_latex("\\cite{a}" + "{" * 400 + "x" + "}" * 400 + " and \\cite{b}.", "deep.tex")
+    assert found.warnings == [
+        "deep.tex: braces or environments nested too deeply to read; its citations are not checked"
+    ]
