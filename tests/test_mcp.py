@@ -134,11 +134,17 @@ def test_bad_calls_get_clear_errors_and_the_server_keeps_serving(seeded: Path, t
         )
         long_message = await refused("ask", {"question": "x" * TOO_LONG})
         assert f"{TOO_LONG:,} characters" in long_message and f"{MAX_QUERY_CHARS:,}" in long_message
-        assert "no paper with id, citekey or source 'nobody1999nothing'" in await refused(
-            "show", {"ref": "nobody1999nothing"}
-        )
+        not_found = await refused("show", {"ref": "nobody1999nothing"})
+        assert "no paper with id, citekey or source 'nobody1999nothing'" in not_found
+        assert "the search tool finds papers and their citekeys" in not_found and "rag papers" not in not_found
         assert "'nobody1999nothing'" in await refused("bibtex", {"keys": ["nobody1999nothing"]})
         assert "at least one citekey" in await refused("bibtex", {"keys": []})
+
+        partial = await client.call_tool("bibtex", {"keys": ["yuan2022decentralized", "nobody1999nothing"]})
+        assert not partial.is_error and partial.structured_content is not None
+        assert [e["citekey"] for e in partial.structured_content["entries"]] == ["yuan2022decentralized"]
+        assert partial.structured_content["unknown"] == ["nobody1999nothing"]
+        assert "no paper with citekey nobody1999nothing" in text(partial)
 
         after = await client.call_tool("search", {"query": QUERY, "k": 1})
         assert not after.is_error
@@ -153,6 +159,7 @@ def test_a_missing_library_is_an_error_not_an_empty_answer(seeded: Path, tmp_pat
         result = await client.call_tool("search", {"query": QUERY})
         assert result.is_error
         assert "there is no library 'nope'" in text(result) and "papers" in text(result)
+        assert "`rag --collection nope ingest FILES` (in a terminal)" in text(result)
         libraries = await client.call_tool("libraries", {})
         assert not libraries.is_error
         assert libraries.structured_content is not None

@@ -30,12 +30,23 @@ collections_payload = contracts.collections_json
 check_payload = contracts.check_json
 
 
-def bibtex_payload(entries: list[tuple[Paper, str]]) -> dict[str, Any]:
-    """No CLI counterpart (``rag export`` prints the whole library): one entry per paper, and all of them joined."""
+def bibtex_payload(entries: list[tuple[Paper, str]], unknown: list[str]) -> dict[str, Any]:
+    """No CLI counterpart (``rag export`` prints the whole library): one entry per paper, all of them joined,
+    and the keys asked for that no paper has."""
     return {
         "entries": [{"citekey": p.citekey, "id": p.id, "bibtex": entry} for p, entry in entries],
         "bibtex": "\n\n".join(entry for _, entry in entries) + "\n",
+        "unknown": unknown,
     }
+
+
+def bibtex_text(payload: dict[str, Any]) -> str:
+    """The entries, with a note naming the keys that have none (the search tool finds the right ones)."""
+    unknown = payload["unknown"]
+    if not unknown:
+        return str(payload["bibtex"])
+    note = f"% no paper with citekey {', '.join(unknown)}: the search tool finds papers and their citekeys\n"
+    return note + str(payload["bibtex"])
 
 
 # --- readable renderings: what a client shows a person, and what a model reads first ---

@@ -14,6 +14,7 @@ the SDK against each tool's schema, or here with a message saying what to change
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Callable
 from typing import Annotated, Any, Final, Literal
@@ -107,12 +108,12 @@ class RagTools:
                 self.ctx.storage().refresh(self.settings.collection)
                 return work()
             except RagError as exc:
-                message = redact(str(exc), self._secrets)
+                message = in_mcp_terms(redact(str(exc), self._secrets))
                 logger.info("%s refused: %s", tool, message)
                 return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
 
-    def papers_for(self, keys: list[str]) -> list[Paper]:
-        """The papers behind ``keys``, each once, in the order asked; every unknown key is named at once."""
+    def papers_for(self, keys: list[str]) -> tuple[list[Paper], list[str]]:
+        """The papers behind ``keys``, each once, in the order asked, and the keys no paper has."""
         wanted = list(dict.fromkeys(key.strip() for key in keys if key.strip()))
         if not wanted:
             raise InputError('give at least one citekey, e.g. ["yuan2022decentralized"]; search finds citekeys')
@@ -128,11 +129,26 @@ class RagTools:
                     missing.append(key)
                 else:
                     found.setdefault(paper.id, paper)
-        if missing:
+        if not found:
             raise NotFoundError(
-                f"no paper with citekey {', '.join(repr(key) for key in missing)}; search finds papers and citekeys"
+                f"no paper with citekey {', '.join(repr(key) for key in missing)}; the search tool finds papers "
+                "and their citekeys"
             )
-        return list(found.values())
+        return list(found.values()), missing
+
+
+# Hints in the core's messages name CLI commands; a client calling tools is told what it can do from there.
+_CLI_HINTS = (
+    (re.compile(r"`rag papers` lists them"), "the search tool finds papers and their citekeys"),
+    (re.compile(r"(`rag [^`]+`)"), r"\1 (in a terminal)"),
+)
+
+
+def in_mcp_terms(message: str) -> str:
+    """A core error's hint as an MCP client can act on it: its tools, or a command to run in a terminal."""
+    for pattern, replacement in _CLI_HINTS:
+        message = pattern.sub(replacement, message)
+    return message
 
 
 def checked_text(value: str, what: str) -> str:
@@ -224,12 +240,12 @@ def _add_library_tools(server: MCPServer, tools: RagTools) -> None:
     @server.tool(annotations=READ_ONLY)
     def bibtex(keys: Keys) -> CallToolResult:
         """BibTeX entries for citekeys: the user's own entry when the paper came from a .bib file, else one
-        built from its metadata. Nothing is returned if any key is unknown (the error names them)."""
+        built from its metadata. Keys no paper has are listed under "unknown" (an error only when none is known)."""
 
         def work() -> CallToolResult:
-            entries = [(paper, bibtex_entry(paper)) for paper in tools.papers_for(keys)]
-            payload = payloads.bibtex_payload(entries)
-            return result(payload["bibtex"], payload)
+            papers, unknown = tools.papers_for(keys)
+            payload = payloads.bibtex_payload([(paper, bibtex_entry(paper)) for paper in papers], unknown)
+            return result(payloads.bibtex_text(payload), payload)
 
         return tools.call("bibtex", work)
 
