@@ -118,6 +118,8 @@ class Settings(BaseSettings):
     # A GGUF file run in-process by llama.cpp (extra `local`) instead of a server: no base URL, no key.
     llm_gguf: Path | None = None
     llm_threads: int = Field(default=DEFAULT_LLM_THREADS, ge=1)
+    # Keep a log of questions, drafts and checks in the data dir (`rag log`); --no-log skips one command.
+    log: bool = True
 
     @classmethod
     def settings_customise_sources(

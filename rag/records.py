@@ -172,6 +172,19 @@ class LibraryInfo:
     model: str | None
 
 
+@dataclass(frozen=True)
+class LogEntry:
+    kind: str  # ask, summarize, draft, check
+    library: str
+    model: str | None
+    mode: str  # llm, extractive, outline, insufficient_evidence, or what a check found
+    question: str  # the question, topic, or the files checked
+    answer: str  # as the user read it (Markdown with references, or the check's lines)
+    payload: str  # the command's --json, whole
+    id: int = 0
+    at: str = ""
+
+
 # Progress callback the core calls and the CLI renders: (what, done, total).
 ProgressFn = Callable[[str, int, int], None]
 # A one-line notice for the user (the CLI prints it on stderr; scripts may collect it).

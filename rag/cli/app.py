@@ -9,7 +9,16 @@ from typing import Annotated
 import typer
 
 from rag import __version__
-from rag.cli import check_command, commands, config_command, help_format, map_command, mcp_command, writing
+from rag.cli import (
+    check_command,
+    commands,
+    config_command,
+    help_format,
+    log_command,
+    map_command,
+    mcp_command,
+    writing,
+)
 from rag.cli.argv import hoist_global_options
 from rag.cli.runtime import STATE
 
@@ -81,6 +90,7 @@ app.command("check")(check_command.check)
 app.command("map")(map_command.map_command)
 app.command("mcp")(mcp_command.mcp)
 app.add_typer(config_command.config_app)
+app.add_typer(log_command.log_app)
 
 
 def _command_names() -> list[str]:

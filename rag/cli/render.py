@@ -17,7 +17,7 @@ from rich.text import Text
 
 from rag.formats.details import detail_rows
 from rag.formats.markdown import reference
-from rag.records import Paper
+from rag.records import LogEntry, Paper
 from rag.services.configuration import ConfigView
 from rag.services.results import (
     Collections,
@@ -310,6 +310,16 @@ def render_doctor(console: Console, report: DoctorReport) -> None:
         if check.fix:
             line.append(f" -> {clean(check.fix)}", style="yellow")
         console.print(line, soft_wrap=True)  # one check, one line (greppable)
+
+
+def render_log(console: Console, entries: list[LogEntry]) -> None:
+    if not entries:
+        console.print(Text("Nothing logged yet: questions, drafts and checks are logged as you run them."))
+        return
+    rows = [
+        (str(e.id), e.at.replace("T", " ")[:16], e.kind, e.library, e.model or "", e.mode, e.question) for e in entries
+    ]
+    print_table(console, ("id", "date (UTC)", "command", "library", "model", "mode", "question or topic"), rows)
 
 
 def render_config(console: Console, view: ConfigView) -> None:

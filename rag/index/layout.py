@@ -12,6 +12,7 @@ DATA_DIR/
   llm-cache/                   model answers, by prompt
   pdf-cache/                   what each PDF read was parsed into, by path (rag.corpus.pdf_cache)
   llm-endpoints.json           what each model endpoint was found to accept
+  history.sqlite               past questions, drafts and checks (`rag log`)
   .model-download-failed       when the embedding model last failed to download (rag.embed.choice)
 ```
 """
@@ -33,6 +34,7 @@ SEEDING_MARKER = ".seeding"
 LLM_CACHE_DIR = "llm-cache"
 PDF_CACHE_DIR = "pdf-cache"
 CAPABILITIES_FILE = "llm-endpoints.json"
+HISTORY_FILE = "history.sqlite"
 SNAPSHOTS_DIR = "server-snapshots"
 SERVER_PREFIX = "server-"
 # Hex digits of the server URL's hash that name its lexical folder.
@@ -76,6 +78,10 @@ class DataDir:
     @property
     def endpoint_capabilities(self) -> Path:
         return self.root / CAPABILITIES_FILE
+
+    @property
+    def history(self) -> Path:
+        return self.root / HISTORY_FILE
 
     def library(self, name: str) -> Path:
         return self.root / name

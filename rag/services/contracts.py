@@ -9,7 +9,7 @@ from dataclasses import asdict
 from typing import Any
 
 from rag.evaluation.metrics import EvalReport
-from rag.records import Hit, Paper
+from rag.records import Hit, LogEntry, Paper
 from rag.services.configuration import ConfigView
 from rag.services.results import (
     CheckReport,
@@ -101,6 +101,11 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "model_text": answer.model_text,
         "usage": asdict(answer.usage) if answer.usage else None,
     }
+
+
+def log_json(entries: list[LogEntry]) -> dict[str, Any]:
+    fields = ("id", "at", "kind", "library", "model", "mode", "question")
+    return {"entries": [{name: getattr(entry, name) for name in fields} for entry in entries]}
 
 
 def config_json(view: ConfigView) -> dict[str, Any]:
