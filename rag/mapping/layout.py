@@ -53,16 +53,18 @@ def layout(
     groups = group_papers(vectors, min(wanted, len(THEME_COLOURS)))
     coords, projection = project(vectors, seed)
     theme_of = {index: number for number, group in enumerate(groups) for index in group}
-    themes = [
-        MapTheme(
-            name=theme_name([papers[i] for i in group], papers),
-            size=len(group),
-            colour=THEME_COLOURS[number],
-            x=float(coords[group, 0].mean()),
-            y=float(coords[group, 1].mean()),
+    themes = []
+    for number, group in enumerate(groups):
+        anchor = group[_most_central(coords[group])]  # a theme's name sits on one of its own papers
+        themes.append(
+            MapTheme(
+                name=theme_name([papers[i] for i in group], papers),
+                size=len(group),
+                colour=THEME_COLOURS[number],
+                x=float(coords[anchor, 0]),
+                y=float(coords[anchor, 1]),
+            )
         )
-        for number, group in enumerate(groups)
-    ]
     points = [
         MapPoint(
             id=paper.id,
@@ -80,6 +82,12 @@ def layout(
     ]
     method = f"{projection} of {source}, seed {seed}"
     return LibraryMap(points, themes, method, query, label_all=count <= LABEL_ALL_MAX, notes=list(notes))
+
+
+def _most_central(points: npt.NDArray[np.float64]) -> int:
+    """The point of a theme nearest its middle (the mean can fall between its clusters, on another theme)."""
+    middle = np.median(points, axis=0)
+    return int(np.argmin(((points - middle) ** 2).sum(axis=1)))
 
 
 def first_sentence(paper: Paper) -> str:
@@ -120,12 +128,16 @@ def project(vectors: Matrix, seed: int) -> tuple[npt.NDArray[np.float64], str]:
         coords = PCA(n_components=components, random_state=seed).fit_transform(vectors)
         name = "PCA"
     else:
-        from sklearn.manifold import TSNE
+        from openTSNE import TSNE
 
         if dimensions > TSNE_INPUT_DIMENSIONS:
             vectors = PCA(n_components=min(TSNE_INPUT_DIMENSIONS, count), random_state=seed).fit_transform(vectors)
         perplexity = min(TSNE_PERPLEXITY, (count - 1) * TSNE_PERPLEXITY_SHARE)
-        coords = TSNE(n_components=2, perplexity=perplexity, init="pca", random_state=seed).fit_transform(vectors)
+        # openTSNE's FFT-accelerated gradients; one thread is deterministic for a seed (and fast enough).
+        tsne = TSNE(
+            n_components=2, perplexity=perplexity, initialization="pca", random_state=seed, n_jobs=1, verbose=False
+        )
+        coords = np.asarray(tsne.fit(np.asarray(vectors, dtype=np.float64)))
         name = "t-SNE"
     coords = np.asarray(coords, dtype=np.float64)
     if coords.shape[1] < 2:  # one principal component (papers on a line): put them on the middle row

@@ -55,7 +55,7 @@ class MapTheme:
     name: str
     size: int
     colour: str
-    x: float  # centre of its papers on the map
+    x: float  # where its name is shown: on its most central paper
     y: float
 
 
@@ -76,4 +76,5 @@ class LibraryMap:
     def label_note(self) -> str:
         if self.label_all:
             return "every paper labelled by citekey"
-        return f"{len(self.points)} papers: only highlighted and must-cite papers are labelled; themes at their centres"
+        papers = len(self.points)
+        return f"{papers} papers: only highlighted and must-cite papers are labelled; each theme named on one of its"

@@ -37,7 +37,9 @@ TITLE_SIZE = 14.0
 SUBTITLE_SIZE = 9.0
 LEGEND_SIZE = 8.0
 NOTE_SIZE = 7.5
-LABEL_OFFSET_POINTS = (3, 2)
+# How much room adjustText leaves around each label, and how far (pixels per step) it moves one.
+LABEL_EXPAND = (1.05, 1.25)
+LABEL_MAX_MOVE = 10
 # Keep points off the frame: coordinates are in [0, 1].
 MARGIN = 0.03
 THEME_BOX = {"boxstyle": "round,pad=0.25", "facecolor": "white", "alpha": 0.8, "linewidth": 0.5}
@@ -103,18 +105,24 @@ def _mark(
 
 
 def _draw_labels(axes: Axes, library_map: LibraryMap) -> None:
-    """Citekeys beside their points; above LABEL_ALL_MAX papers, theme names where the themes sit instead."""
-    for point in library_map.labelled():
-        axes.annotate(
+    """Citekeys beside their points, moved apart until none covers another (adjustText); above LABEL_ALL_MAX
+    papers, the theme names on a paper of each theme instead."""
+    from adjustText import adjust_text
+
+    labels = [
+        axes.text(
+            point.x,
+            point.y,
             _plain(point.citekey),
-            (point.x, point.y),
-            xytext=LABEL_OFFSET_POINTS,
-            textcoords="offset points",
             fontsize=LABEL_SIZE_MARKED if point.marked else LABEL_SIZE_ALL,
             fontweight="bold" if point.marked else "normal",
             color=MUST_CITE_COLOUR if point.must_cite else HIGHLIGHT_COLOUR,
             zorder=5,
         )
+        for point in library_map.labelled()
+    ]
+    if labels:
+        adjust_text(labels, ax=axes, expand=LABEL_EXPAND, max_move=LABEL_MAX_MOVE)
     if library_map.label_all:
         return
     for number, theme in enumerate(library_map.themes, start=1):
