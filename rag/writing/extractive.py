@@ -10,12 +10,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from rag.corpus.identity import surname
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
 from rag.text import split_sentences, term_coverage
 from rag.writing.answer import Answer, AnswerMode, Citation
 from rag.writing.citations import CITATION_GROUP
+from rag.writing.sources import author_year
 
 MAX_ANSWER_SENTENCES = 4
 # A sentence's score: similarity to the question, plus this much for sharing its terms...
@@ -61,9 +61,7 @@ def _lead(paper: Paper) -> str:
     """'Title (Author, 2022): ' so a 'which works...' question is answered by naming the works."""
     if not paper.title:
         return ""
-    who = ", ".join(
-        str(part) for part in (surname(paper.first_author) if paper.first_author else None, paper.year) if part
-    )
+    who = author_year(paper)
     return f"{paper.title} ({who}): " if who else f"{paper.title}: "
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from rag.corpus.identity import surname
 from rag.records import Paper
 
 _SOURCE_TAG = re.compile(r"<\s*/?\s*source", re.IGNORECASE)
@@ -28,3 +29,9 @@ def source_block(n: int, paper: Paper) -> str:
 
 def sources_text(papers: Sequence[Paper], first: int = 1) -> str:
     return "\n\n".join(source_block(first + i, p) for i, p in enumerate(papers))
+
+
+def author_year(paper: Paper) -> str:
+    """'Hazra, 2021': how a reader tells which paper is meant (first author's surname, year; what is known)."""
+    who = surname(paper.first_author) if paper.first_author else None
+    return ", ".join(str(part) for part in (who, paper.year) if part)
