@@ -51,12 +51,15 @@ def render_search(console: Console, result: SearchResult) -> None:
     if not result.hits:
         console.print(Text(f"No papers match '{clean(result.query)}'."))
         return
+    # One column, one meaning for the whole list: the cosine similarity to the query, which every hit of a library
+    # with vectors has and which means the same for every query; a library without vectors (BM25 only) shows
+    # the lexical score, scaled per query.
+    relevance = all(hit.dense is not None for hit in result.hits)
     for hit in result.hits:
         paper = hit.paper
         head = Text(f"{hit.rank:>2}. ", style="bold")
         head.append(clean(paper.display_title), style="bold cyan")
-        # The cosine similarity means the same for every query (the fused score is rescaled per query).
-        measure = f"relevance {hit.dense:.2f}" if hit.dense is not None else f"score {hit.score:.3f}"
+        measure = f"relevance {hit.dense:.2f}" if relevance and hit.dense is not None else f"score {hit.score:.3f}"
         head.append(f"  {paper.year or 'n.d.'}  {clean(paper.citekey)}  {measure}", style="dim")
         console.print(head)
         if hit.passage is not None:

@@ -95,6 +95,11 @@ def check_gguf(path: Path) -> Path:
     return resolved
 
 
+def model_name(path: Path) -> str:
+    """The name the server answers to (its alias): the file's name without ``.gguf``."""
+    return path.expanduser().resolve().stem
+
+
 def size_mb(path: Path) -> float:
     return path.stat().st_size / BYTES_PER_MB
 
@@ -129,7 +134,7 @@ def start(
             raise LLMError(f"running a GGUF model needs xllamacpp: {INSTALL_HINT}") from None
         plural = "s" if threads > 1 else ""
         notify(f"llama.cpp: loading {resolved.name} ({size_mb(resolved):.0f} MB, {threads} CPU thread{plural})")
-        alias = resolved.stem
+        alias = model_name(resolved)
         key = secrets.token_urlsafe()
         params = xllamacpp.CommonParams()
         params.model.path = str(resolved)

@@ -102,7 +102,9 @@ class Answer:
     # What the model wrote, before any check (kept for --json when the answer shown is not the model's).
     model_text: str | None = None
     # Quotes from the papers shown under a model answer that kept fewer supported sentences than the
-    # extractive answer has quotes: bullet lines citing [n] of ``citations``.
+    # extractive answer has quotes: bullet lines citing [n] of ``citations`` or, for a paper the text does not
+    # cite, of ``more_citations`` (numbered on from ``citations``).
     more_from_papers: list[str] = field(default_factory=list)
+    more_citations: list[Citation] = field(default_factory=list)
     # Papers found that have no abstract: never quoted as evidence, listed as "related, no abstract".
     related: list[Paper] = field(default_factory=list)

@@ -25,7 +25,7 @@ from rag.writing.answer import Answer, AnswerMode, Citation, CitedSentence, Drop
 from rag.writing.citations import Claim, claims_from_text, keep_given, with_citations
 from rag.writing.degenerate import first_occurrences, fragment_reason, restates_title, ungrounded_terms
 from rag.writing.sources import source_block
-from rag.writing.structured import parse_structured
+from rag.writing.structured import ModelSentence, parse_structured
 from rag.writing.subjects import name_vague_subject
 from rag.writing.verification import SourceScore, judge_with_model, score_against_group, score_against_sources
 
@@ -47,9 +47,13 @@ class Checked:
 def read_claims(reply: Completion) -> list[Claim]:
     """The model's sentences: from its JSON when it was asked for JSON (and wrote it), else from [n] text."""
     if reply.structured and (sentences := parse_structured(reply.text)) is not None:
-        # A "text" value may hold several sentences: each is checked (and deduplicated) on its own.
-        return [Claim(part, s.sources) for s in sentences for part in split_sentences(s.text)]
+        return structured_claims(sentences)
     return claims_from_text(reply.text)
+
+
+def structured_claims(sentences: Sequence[ModelSentence]) -> list[Claim]:
+    # A "text" value may hold several sentences: each is checked (and deduplicated) on its own.
+    return [Claim(part, s.sources) for s in sentences for part in split_sentences(s.text)]
 
 
 def _evidence(score: SourceScore, n: int) -> Evidence:
@@ -96,7 +100,7 @@ def screen_claims(claims: Sequence[Claim], given: Sequence[Paper]) -> tuple[list
     return [whole[i] for i in keep], dropped
 
 
-def _without_title_only(table: list[list[SourceScore]], given: Sequence[Paper]) -> list[list[SourceScore]]:
+def title_only_unsupported(table: list[list[SourceScore]], given: Sequence[Paper]) -> list[list[SourceScore]]:
     """A paper known by its title alone backs no sentence: its scores become "no evidence"."""
     for row in table:
         for j, paper in enumerate(given):
@@ -171,7 +175,7 @@ def check_reply(
         removed += [n for n in keep_given(claim.numbers, len(given))[1] if n not in removed]
     claims, screened = screen_claims(claims, given)
     dropped += screened
-    table = _without_title_only(score_against_sources([c.text for c in claims], given), given)
+    table = title_only_unsupported(score_against_sources([c.text for c in claims], given), given)
     texts = source_texts(given)
     checked: list[Checked] = []
     for claim, scores in zip(claims, table, strict=True):

@@ -117,14 +117,15 @@ def fragment_reason(sentence: str) -> str | None:
 
 
 @lru_cache(maxsize=1)
-def _no_news_terms() -> frozenset[str]:
+def no_news_terms() -> frozenset[str]:
+    """Terms that say a paper exists rather than what it is about ("paper", "work", "propose", ...)."""
     return frozenset(tokenize(_NO_NEWS))
 
 
 def restates_title(sentence: str, titles: Sequence[str]) -> bool:
     """Whether ``sentence`` only restates one of the ``titles``: it adds fewer than MIN_TERMS_BEYOND_TITLE terms
     to it, not counting words that only say a paper exists ("This work studies <title>")."""
-    terms = set(tokenize(CITATION_GROUP.sub("", sentence))) - _no_news_terms()
+    terms = set(tokenize(CITATION_GROUP.sub("", sentence))) - no_news_terms()
     for title in titles:
         title_terms = set(tokenize(title))
         if title_terms and terms & title_terms and len(terms - title_terms) < MIN_TERMS_BEYOND_TITLE:
