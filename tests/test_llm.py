@@ -341,7 +341,7 @@ def test_a_bug_in_our_own_stream_callback_is_not_called_a_cut_stream(
         ask(Context(model_settings(fake)), _question(), NO_CACHE, on_token=broken)
     from rag.cli.writing import LiveText
 
-    monkeypatch.setattr(LiveText, "__call__", lambda self, token: broken(token))
+    monkeypatch.setattr(LiveText, "sentence", lambda self, sentence, papers: broken(sentence.text))
     args = ["ask", HETEROGENEOUS_QUESTION, "--model", "test-model", "--base-url", fake.url, "--no-cache"]
     result = runner.invoke(app, args)
     assert result.exit_code == 2 and "internal error: RenderingBug" in result.stderr, result.stderr

@@ -29,6 +29,7 @@ from rag.services.results import (
 )
 from rag.text import plural, printable
 from rag.writing.answer import Answer, AnswerMode, CitedSentence, Support
+from rag.writing.sources import author_year
 
 SNIPPET_CHARS = 220
 
@@ -70,11 +71,11 @@ def render_search(console: Console, result: SearchResult) -> None:
 
 
 def render_references(console: Console, answer: Answer) -> None:
-    if not answer.citations:
+    if not answer.citations and not answer.more_citations:
         return
     console.print()
     console.print(Text("References", style="bold"))
-    for citation in answer.citations:
+    for citation in [*answer.citations, *answer.more_citations]:
         line = Text(f"[{citation.n}] ")
         line.append_text(reference_line(citation.paper))
         console.print(line)
@@ -155,6 +156,15 @@ def render_checks(console: Console, answer: Answer, notes: bool = True) -> None:
     if answer.uncited:
         titles = "; ".join(clean(p.display_title) for p in answer.uncited)
         console.print(Text(f"relevant but not cited: {titles}", style="dim"))
+    if answer.related:
+        console.print(Text(f"related, no abstract: {related_line(answer.related)}", style="dim"))
+
+
+def related_line(papers: list[Paper]) -> str:
+    """Title-only papers, named but never quoted: 'Title (Author, Year); ...'."""
+    return "; ".join(
+        clean(f"{p.display_title} ({author_year(p)})" if author_year(p) else p.display_title) for p in papers
+    )
 
 
 def render_usage(console: Console, answer: Answer) -> None:
@@ -177,6 +187,10 @@ def render_answer(console: Console, answer: Answer, evidence: bool = False) -> N
         console.print(_marked_text(answer))
     else:
         console.print(Text(clean(answer.text), style="yellow" if answer.mode is AnswerMode.INSUFFICIENT else ""))
+    if answer.more_from_papers:
+        console.print()
+        console.print(Text("More from the papers", style="bold"))
+        console.print(Text(clean("\n".join(answer.more_from_papers))))
     render_references(console, answer)
     if evidence:
         render_evidence(console, answer)

@@ -17,6 +17,7 @@ the HTTP server and the inference loop and frees the model.
 from __future__ import annotations
 
 import atexit
+import re
 import secrets
 import threading
 import time
@@ -98,6 +99,34 @@ def check_gguf(path: Path) -> Path:
 def model_name(path: Path) -> str:
     """The name the server answers to (its alias): the file's name without ``.gguf``."""
     return path.expanduser().resolve().stem
+
+
+# "SmolLM2-135M-Instruct", "llama3.2:1b", "Qwen2.5-0.5B": a parameter count in a model's name.
+_SIZE_IN_NAME = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([mb])(?![a-z])", re.IGNORECASE)
+_UNITS = {"m": 1e6, "b": 1e9}
+
+
+def parameters_in_name(name: str) -> float | None:
+    """The parameter count a model's name states ("135M", "1.7B"), or None."""
+    found = _SIZE_IN_NAME.findall(name)
+    return float(found[-1][0]) * _UNITS[found[-1][1].lower()] if found else None
+
+
+def parameter_count(path: Path) -> float | None:
+    """How many parameters a GGUF model has: its metadata's size label or tensor sizes (read with llama.cpp's
+    ``gguf`` package, when installed), else what its file name says; None when neither tells."""
+    try:
+        from gguf import GGUFReader
+    except ImportError:
+        return parameters_in_name(path.name)
+    try:
+        reader = GGUFReader(path)
+    except Exception:  # a file the reader cannot parse: llama.cpp reports it when it loads the model
+        return parameters_in_name(path.name)
+    label = reader.fields.get("general.size_label")
+    if label is not None and (from_label := parameters_in_name(str(label.contents()))):
+        return from_label
+    return float(sum(int(tensor.n_elements) for tensor in reader.tensors)) or parameters_in_name(path.name)
 
 
 def size_mb(path: Path) -> float:

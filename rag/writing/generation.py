@@ -10,7 +10,7 @@ and an answer with no supported sentence falls back to quotes or an outline.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rag.embed.types import Embedder
 from rag.errors import SchemaRefusedError
@@ -72,9 +72,10 @@ def _cited_reply(
 ) -> Completion:
     """The model's reply in JSON sentences where the endpoint takes a schema, else in [n] text."""
     system = load_prompt("system").template
+    reply = None
     if model.accepts_schema:
         try:
-            return model.complete(
+            reply = model.complete(
                 system,
                 prompt(load_prompt("format_json").render()),
                 stream.tokens(structured=True),
@@ -84,13 +85,16 @@ def _cited_reply(
             )
         except SchemaRefusedError as refused:
             notes.append(str(refused))
-    return model.complete(
-        system,
-        prompt(load_prompt("format_text").render()),
-        stream.tokens(structured=False),
-        watch=repetition_watch(),
-        max_tokens=max_tokens,
-    )
+    if reply is None:
+        reply = model.complete(
+            system,
+            prompt(load_prompt("format_text").render()),
+            stream.tokens(structured=False),
+            watch=repetition_watch(),
+            max_tokens=max_tokens,
+        )
+    stream.finish(reply)
+    return reply
 
 
 @dataclass
@@ -101,10 +105,12 @@ class Stream:
     on_token: OnToken | None = None
     on_sentence: OnSentence | None = None
     given: Sequence[Paper] = ()
+    feed: SentenceFeed | None = field(default=None, init=False)
 
     def tokens(self, structured: bool) -> OnToken | None:
         shown = readable_stream(self.on_token) if self.on_token and structured else self.on_token
-        feed = SentenceFeed(self.given, self.on_sentence, structured) if self.on_sentence else None
+        self.feed = SentenceFeed(self.given, self.on_sentence, structured) if self.on_sentence else None
+        feed = self.feed
         if feed is None:
             return shown
 
@@ -114,6 +120,11 @@ class Stream:
                 shown(token)
 
         return both
+
+    def finish(self, reply: Completion) -> None:
+        """The reply is whole: its last sentence is checked too, unless rag cut the stream (it is unfinished)."""
+        if self.feed is not None and not reply.stopped:
+            self.feed.finish()
 
 
 def _checked(

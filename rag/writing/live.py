@@ -41,10 +41,18 @@ class SentenceFeed:
 
     def __call__(self, token: str) -> None:
         self.text += token
+        self._check_new(finished=False)
+
+    def finish(self) -> None:
+        """The stream ended by itself: its last sentence is complete too."""
+        self._check_new(finished=True)
+
+    def _check_new(self, finished: bool) -> None:
         if self.structured and self.text.lstrip().startswith("{"):
             claims = structured_claims(parse_structured(self.text) or [])  # only objects closed so far
         else:
-            claims = claims_from_text(self.text)[:-1]  # plain text: the last sentence may still be growing
+            claims = claims_from_text(self.text)
+            claims = claims if finished else claims[:-1]  # plain text: the last sentence may still be growing
         for claim in claims[self.seen :]:
             self._check(claim)
         self.seen = max(self.seen, len(claims))
