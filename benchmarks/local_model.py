@@ -18,8 +18,9 @@ Reported per checkout and job kind:
     RAG_LLM_GGUF=/path/SmolLM2-135M-Instruct.Q4_1.gguf python benchmarks/local_model.py
     RAG_LLM_GGUF=... python benchmarks/local_model.py --checkout before=/work/main --checkout after=.
     RAG_LLM_GGUF=... python benchmarks/local_model.py --server          # the same model behind a loopback server
-    RAG_LLM_GGUF=... python benchmarks/local_model.py --library thesis.bib --questions benchmarks/emergent.txt \\
-        --topic "emergent communication and compositionality"
+    RAG_LLM_GGUF=... python benchmarks/local_model.py \\
+        --library ../shared/real/bibtex/ErikBjare__thesis/docs/tex/zotero.bib \\
+        --questions benchmarks/thesis_questions.txt --topic "EEG-based brain-computer interfaces"
     RAG_LLM_BASE_URL=http://localhost:11434/v1 RAG_LLM_MODEL=llama3.1 python benchmarks/local_model.py
 
 A fresh data dir per checkout is used (the library ingested once); answers are not cached (--no-cache) except
