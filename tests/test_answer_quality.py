@@ -366,3 +366,25 @@ def test_doctor_says_a_small_model_is_small(seeded: Path) -> None:
     result = runner.invoke(app, ["doctor", "--json"], env={"RAG_LLM_GGUF": str(TEST_GGUF)})
     (size,) = [c for c in json.loads(result.stdout)["checks"] if c["name"] == "model size"]
     assert size["detail"].startswith("135M parameters: expect most answers to fall back to quotes")
+
+
+def test_an_outline_never_lists_a_title_only_paper_as_a_finding(tmp_path: Path) -> None:
+    _title_only_library(tmp_path)
+    payload = json.loads(runner.invoke(app, ["--collection", "thesis", "summarize", "--json"]).stdout)
+    assert payload["mode"] == "outline"
+    assert "chaabouni_anti_2019" not in {c["citekey"] for c in payload["citations"]}
+    assert [p["citekey"] for p in payload["related"]] == ["chaabouni_anti_2019"]
+
+
+def test_markdown_carries_more_from_the_papers_and_related_papers() -> None:
+    from rag.formats.markdown import to_markdown
+    from rag.records import Paper
+    from rag.writing.answer import Answer, Citation
+
+    cited, quoted = Paper("a", "A.", title="Cited", citekey="a"), Paper("b", "B.", title="Quoted", citekey="b")
+    title_only = Paper("c", "Only a title", title="Only a title", citekey="c", no_abstract=True)
+    answer = Answer("q", "Something [1].", AnswerMode.LLM, [Citation(1, cited)], related=[title_only])
+    answer.more_from_papers, answer.more_citations = ["- Quoted: B. [2]"], [Citation(2, quoted)]
+    text = to_markdown(answer)
+    assert "More from the papers\n\n- Quoted: B. [2]" in text
+    assert "- [2] Quoted [b]" in text and "Related, no abstract\n\n- Only a title [c]" in text
