@@ -46,6 +46,8 @@ GOOD_REPLIES = [
     "While most systems assume homogeneous GPU meshes, HexiSeq extends Context Parallelism to heterogeneous "
     "hardware for long-context training of large language models [4]. Training such models can incur significant "
     "expenses, often requiring tens of thousands of GPUs for months, as Yang et al. observe [3].",
+    "Dünner et al. accelerate training on heterogeneous compute systems with GPUs and FPGAs [1]. Liang et al. "
+    "accelerate long-context training on heterogeneous GPU meshes [4].",
     json.dumps(
         {
             "sentences": [

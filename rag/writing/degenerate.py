@@ -47,7 +47,7 @@ MIN_TERMS_BEYOND_TITLE = 2
 # ...words that say a paper exists, not what it finds, do not count ("The paper explores <title>").
 _NO_NEWS = (
     "paper work study author article research propose present introduce explore investigate examine discuss "
-    "describe address focus also approach method new novel"
+    "describe address focus also approach method new novel et al"
 )
 
 
@@ -83,7 +83,8 @@ def first_occurrences(sentences: Sequence[str]) -> tuple[list[int], list[int]]:
     keep, repeats = [], []
     for i, sentence in enumerate(sentences):
         key = normalized(sentence)
-        terms = set(tokenize(CITATION_GROUP.sub("", sentence)))
+        # "Yuan et al. propose X" and "Liang et al. propose Y" share their frame, not their news.
+        terms = set(tokenize(CITATION_GROUP.sub("", sentence))) - no_news_terms()
         if (key and key in seen) or any(_near_duplicate(terms, earlier) for earlier in kept_terms):
             repeats.append(i)
         else:
