@@ -124,6 +124,7 @@ def check_claim(
 ) -> Checked | DroppedSentence:
     """One screened claim, labelled against its sources (attributed to the one that backs it if need be)."""
     cited, _ = keep_given(claim.numbers, len(given))
+    cited = [n for n in cited if not given[n - 1].no_abstract]  # a title backs nothing: never cited as evidence
     support, best, best_n = _label_cited(claim.text, cited, scores, given, judge, usage)
     attributed = False
     if support in (Support.UNCITED, Support.UNSUPPORTED, Support.WEAK):
