@@ -229,10 +229,10 @@ def test_good_model_answers_pass_the_checks_unchanged(seeded: Path, fake: FakeOp
 def test_the_model_sees_the_best_sentences_and_a_short_answer_is_capped(seeded: Path, fake: FakeOpenAI) -> None:
     _ask(fake, f"{HOLMES} [3].")
     request = fake.requests[0]
-    assert request["max_tokens"] <= 320, "a short answer does not run on to RAG_LLM_MAX_TOKENS"
+    assert request["max_tokens"] <= 256, "a short answer does not run on to RAG_LLM_MAX_TOKENS"
     prompt = request["messages"][1]["content"]
     sources = re.findall(r'<source n="\d+">\n(?:.*\n){3}(.*)\n</source>', prompt)
-    assert len(sources) == 4 and all(len(re.split(r"(?<=[.!?…])\s+", s)) <= 3 for s in sources)
+    assert len(sources) == 4 and all(len(re.split(r"(?<=[.!?…])\s+", s)) <= 2 for s in sources)
 
 
 def test_checked_sentences_stream_as_json_lines(seeded: Path, fake: FakeOpenAI) -> None:

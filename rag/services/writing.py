@@ -23,8 +23,8 @@ from rag.writing.live import OnSentence
 from rag.writing.outline import outline
 
 
-def _generation(options: WritingOptions) -> GenerationOptions:
-    return GenerationOptions(verify_with_llm=options.verify_llm, long=options.long)
+def _generation(options: WritingOptions, source_tokens: int) -> GenerationOptions:
+    return GenerationOptions(verify_with_llm=options.verify_llm, long=options.long, source_tokens=source_tokens)
 
 
 def ask(
@@ -46,7 +46,14 @@ def ask(
     if model is None:
         return extractive_answer(question, hits, embedder, settings.min_relevance)
     return llm_answer(
-        question, hits, model, embedder, settings.min_relevance, _generation(options), on_token, on_sentence
+        question,
+        hits,
+        model,
+        embedder,
+        settings.min_relevance,
+        _generation(options, settings.llm_context_tokens),
+        on_token,
+        on_sentence,
     )
 
 
@@ -88,7 +95,7 @@ def summarize(
     if model is None:
         answer = outline(topic, papers, embedder)
     else:
-        generation = _generation(options)
+        generation = _generation(options, settings.llm_context_tokens)
         budget = settings.llm_context_tokens
         answer = llm_summary(topic, papers, model, embedder, budget, generation, on_token, on_sentence)
     answer.related = related
@@ -163,6 +170,15 @@ def _draft_answer(
     elif model is None:
         answer = outline(topic, papers, embedder)
     else:
-        answer = llm_draft(topic, papers, required, model, embedder, _generation(options), on_token, on_sentence)
+        answer = llm_draft(
+            topic,
+            papers,
+            required,
+            model,
+            embedder,
+            _generation(options, ctx.settings.llm_context_tokens),
+            on_token,
+            on_sentence,
+        )
     answer.related = [p for p in related if p.id not in {c.paper.id for c in answer.citations}]
     return answer

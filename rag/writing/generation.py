@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from rag.config import DEFAULT_LLM_CONTEXT_TOKENS
 from rag.embed.types import Embedder
 from rag.errors import SchemaRefusedError
 from rag.llm.prompts import load_prompt
@@ -30,7 +31,14 @@ from rag.writing.extractive import (
     related_without_abstract,
     sentence_table,
 )
-from rag.writing.focus import LONG_SOURCE_SENTENCES, SHORT_SOURCE_SENTENCES, addresses_question, focused_sources
+from rag.writing.focus import (
+    LONG_SOURCE_SENTENCES,
+    PROMPT_AUTHORS,
+    SHORT_SOURCE_SENTENCES,
+    SHORT_SOURCE_TOKENS,
+    addresses_question,
+    focused_sources,
+)
 from rag.writing.live import OnSentence, SentenceFeed
 from rag.writing.outline import outline
 from rag.writing.sources import source_block, sources_text
@@ -48,7 +56,7 @@ FALLBACK_NOTE = "the model's answer had no sentence its sources support"
 OFF_QUESTION_NOTE = "the model's answer did not address the question"
 OFF_QUESTION = "not about the question"
 # Tokens a short answer (up to 4 sentences in JSON) and a --long one (up to 10) need at most.
-SHORT_ANSWER_TOKENS = 320
+SHORT_ANSWER_TOKENS = 256
 LONG_ANSWER_TOKENS = 800
 WEAK_ONLY = "weakly supported, and the answer had no supported sentence"
 FALLBACK_OUTLINE = "Outline (the model's text had no sentence its sources support; see the notes)"
@@ -59,6 +67,8 @@ FALLBACK_NAMES = {AnswerMode.EXTRACTIVE: "quotes from the papers", AnswerMode.OU
 class GenerationOptions:
     verify_with_llm: bool = False
     long: bool = False
+    # Estimated tokens of sources one prompt may hold (RAG_LLM_CONTEXT_TOKENS, or what a GGUF's window leaves).
+    source_tokens: int = DEFAULT_LLM_CONTEXT_TOKENS
 
 
 def _cited_reply(
@@ -183,14 +193,18 @@ def llm_answer(
         answer.related = related
         return answer
     table = sentence_table(question, evidence_hits, embedder)
-    evidence = [row.hit.evidence() for row in table]
-    shown = focused_sources(table, LONG_SOURCE_SENTENCES if options.long else SHORT_SOURCE_SENTENCES)
+    if options.long:
+        shown = focused_sources(table, LONG_SOURCE_SENTENCES, options.source_tokens)
+    else:
+        shown = focused_sources(table, SHORT_SOURCE_SENTENCES, min(SHORT_SOURCE_TOKENS, options.source_tokens))
+    evidence = [row.hit.evidence() for row in table[: len(shown)]]  # checked against the whole text
     length = LONG_ANSWER if options.long else SHORT_ANSWER
     notes: list[str] = []
 
     def prompt(citation_format: str) -> str:
+        sources = sources_text(shown, max_authors=PROMPT_AUTHORS)
         return load_prompt("ask").render(
-            question=question, sources=sources_text(shown), length=length, citation_format=citation_format
+            question=question, sources=sources, length=length, citation_format=citation_format
         )
 
     limit = LONG_ANSWER_SENTENCES if options.long else SHORT_ANSWER_SENTENCES

@@ -19,16 +19,19 @@ def defuse_tags(text: str) -> str:
     return _SOURCE_TAG.sub(lambda m: "‹" + m.group(0)[1:], text)
 
 
-def source_block(n: int, paper: Paper) -> str:
-    """One numbered source, fenced as data; tags inside any field are defused."""
-    authors = defuse_tags("; ".join(paper.authors) or "unknown")
+def source_block(n: int, paper: Paper, max_authors: int | None = None) -> str:
+    """One numbered source, fenced as data; tags inside any field are defused. ``max_authors``: the first few
+    authors and "et al." (a short prompt), else all of them."""
+    shown = paper.authors if max_authors is None else paper.authors[:max_authors]
+    more = "; et al." if len(shown) < len(paper.authors) else ""
+    authors = defuse_tags("; ".join(shown) + more or "unknown")
     title = defuse_tags(paper.title or "untitled")
     year = paper.year or "unknown"
     return f'<source n="{n}">\nTitle: {title}\nAuthors: {authors}\nYear: {year}\n{defuse_tags(paper.text)}\n</source>'
 
 
-def sources_text(papers: Sequence[Paper], first: int = 1) -> str:
-    return "\n\n".join(source_block(first + i, p) for i, p in enumerate(papers))
+def sources_text(papers: Sequence[Paper], first: int = 1, max_authors: int | None = None) -> str:
+    return "\n\n".join(source_block(first + i, p, max_authors) for i, p in enumerate(papers))
 
 
 def author_year(paper: Paper) -> str:
