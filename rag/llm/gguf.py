@@ -17,6 +17,7 @@ the HTTP server and the inference loop and frees the model.
 from __future__ import annotations
 
 import atexit
+import json
 import re
 import secrets
 import threading
@@ -225,8 +226,27 @@ def close(path: Path | None = None) -> None:
             resolved = path.expanduser().resolve()
             targets = [resolved] if resolved in _servers else []
         for target in targets:
+            _wait_idle(_servers[target][0])
             # Dropping the last reference runs the Server's destructor, which ends its loop and frees the model.
             del _servers[target]
+
+
+def _wait_idle(local: LocalModel) -> None:
+    """Wait until the server has finished what it generates: a stream rag closed early (a looping model) goes on
+    to its max_tokens in llama.cpp, and stopping the server meanwhile blocks for 30 s (measured with
+    xllamacpp 2026.10); a one-token request waits for the one slot, which is seconds at most."""
+    body = json.dumps({"prompt": "", "max_tokens": 1}).encode()
+    request = urllib.request.Request(
+        f"{local.base_url}/completions",
+        data=body,
+        headers={"Authorization": f"Bearer {local.api_key}", "Content-Type": "application/json"},
+    )
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(request, timeout=HEALTH_TIMEOUT):
+            pass
+    except (urllib.error.URLError, OSError):
+        pass  # a server that does not answer is stopped as it is
 
 
 def serving(path: Path) -> LocalModel | None:
