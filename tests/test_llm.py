@@ -209,7 +209,10 @@ def test_summary_in_parts_then_merged(seeded: Path, fake: FakeOpenAI) -> None:
     merge = fake.requests[-1]["messages"][1]["content"]
     assert "Partial summaries" in merge and "[1]" in merge, "the parts reach the merge as [n] text"
     assert all("response_format" in r for r in fake.requests)
-    assert answer.mode is AnswerMode.LLM, "the real model's merged summary has a sentence its source backs"
+    # Its one sentence near a source names a framework no source mentions ("MoE-LEM"; the source is MoESys):
+    # capped at weak, so the outline is shown and the sentence is kept for --json.
+    assert answer.mode is AnswerMode.OUTLINE
+    assert any("MoE-LEM framework is a distributed" in d.text for d in answer.dropped)
     assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} == {c.n for c in answer.citations}
 
 
@@ -310,7 +313,7 @@ def test_draft_latex_json_and_no_bib_for_refusal(seeded: Path, tmp_path: Path) -
 
 def test_verify_with_the_model_as_judge(seeded: Path, fake: FakeOpenAI) -> None:
     fake.play(
-        Reply(text="Holmes targets heterogeneous NICs [3]. It also cures insomnia [1]."),
+        Reply(text="Holmes trains large language models over heterogeneous NICs [3]. It also cures insomnia [1]."),
         Reply(text="SUPPORTED"),
         Reply(text="NOT ENOUGH INFO."),
     )
@@ -318,7 +321,7 @@ def test_verify_with_the_model_as_judge(seeded: Path, fake: FakeOpenAI) -> None:
     assert [s.support for s in answer.sentences] == ["supported"]
     assert [d.text for d in answer.dropped] == ["It also cures insomnia [1]."], "the judge said not enough info"
     judge_prompt = fake.requests[1]["messages"][1]["content"]
-    assert judge_prompt.startswith("Claim: Holmes targets heterogeneous NICs") and "<source n=" in judge_prompt
+    assert judge_prompt.startswith("Claim: Holmes trains large language models") and "<source n=" in judge_prompt
     assert answer.usage is not None and answer.usage.calls == 3
 
 
@@ -338,7 +341,7 @@ def test_a_bug_in_our_own_stream_callback_is_not_called_a_cut_stream(
         ask(Context(model_settings(fake)), _question(), NO_CACHE, on_token=broken)
     from rag.cli.writing import LiveText
 
-    monkeypatch.setattr(LiveText, "__call__", lambda self, token: broken(token))
+    monkeypatch.setattr(LiveText, "sentence", lambda self, sentence, papers: broken(sentence.text))
     args = ["ask", HETEROGENEOUS_QUESTION, "--model", "test-model", "--base-url", fake.url, "--no-cache"]
     result = runner.invoke(app, args)
     assert result.exit_code == 2 and "internal error: RenderingBug" in result.stderr, result.stderr

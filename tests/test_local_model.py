@@ -231,3 +231,37 @@ def test_gguf_that_llama_cpp_cannot_load(seeded: Path, tmp_path: Path) -> None:
     assert loading.startswith("llama.cpp: loading broken.gguf")
     assert error.startswith("error: llama.cpp could not load") and str(broken) in error
     assert gguf.serving(broken) is None
+
+
+@pytest.mark.local_model
+def test_shown_sentences_are_whole_new_and_about_the_question(local_model: LocalModel, seeded: Path) -> None:
+    """Whatever SmolLM2 writes, what is shown as its answer is whole sentences, no title, no near-repeat."""
+    from rag.writing.degenerate import first_occurrences, fragment_reason, restates_title
+
+    code, out, err = invoke("ask", HETEROGENEOUS_QUESTION, "--gguf", str(local_model.path), "--json", "--no-cache")
+    assert code == 0, err
+    payload = json.loads(out)
+    assert_answer_contract(payload)
+    if payload["mode"] == "llm":
+        texts = [s["text"] for s in payload["sentences"]]
+        titles = [c["title"] for c in payload["citations"] if c["title"]]
+        assert all(fragment_reason(t) is None and not restates_title(t, titles) for t in texts)
+        assert first_occurrences(texts)[1] == []
+    else:
+        assert payload["notes"], "a fallback says why"
+
+
+@pytest.mark.local_model
+def test_one_process_reuses_its_server_across_questions(local_model: LocalModel, seeded: Path) -> None:
+    """The Python API and the MCP server ask many questions in one process: the model is loaded once."""
+    from rag.config import load_settings
+    from rag.services.context import Context
+    from rag.services.requests import SearchRequest, WritingOptions
+    from rag.services.writing import ask
+
+    heard: list[str] = []
+    for question in (HETEROGENEOUS_QUESTION, "Which works address MoE training at scale?"):
+        ctx = Context(load_settings(llm_gguf=local_model.path), notify=heard.append)
+        ask(ctx, SearchRequest(question, 3), WritingOptions(cache=False))
+    assert not [line for line in heard if line.startswith("llama.cpp: loading")], "the running server was reused"
+    assert gguf.serving(local_model.path) is local_model

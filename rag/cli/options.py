@@ -97,6 +97,14 @@ Gguf = Annotated[
 ]
 NoLlm = Annotated[bool, typer.Option("--no-llm", help="Do not call a model: extractive answer or outline.")]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Ask the model again instead of reusing a cached answer.")]
+StreamJson = Annotated[
+    bool,
+    typer.Option(
+        "--stream",
+        help="With --json: each checked sentence, as the model completes it, as one JSON line on stderr "
+        '({"event": "sentence", "text", "citekeys", "support", "seconds"}); stdout stays one object.',
+    ),
+]
 ShowEvidence = Annotated[
     bool,
     typer.Option("--evidence", help="Under the answer, the source sentence that backs each cited sentence best."),

@@ -32,6 +32,7 @@ from rag.services.results import (
 )
 from rag.text import plural, printable
 from rag.writing.answer import Answer, AnswerMode, CitedSentence, Support
+from rag.writing.sources import author_year
 
 SNIPPET_CHARS = 220
 
@@ -54,12 +55,15 @@ def render_search(console: Console, result: SearchResult) -> None:
     if not result.hits:
         console.print(Text(f"No papers match '{clean(result.query)}'."))
         return
+    # One column, one meaning for the whole list: the cosine similarity to the query, which every hit of a library
+    # with vectors has and which means the same for every query; a library without vectors (BM25 only) shows
+    # the lexical score, scaled per query.
+    relevance = all(hit.dense is not None for hit in result.hits)
     for hit in result.hits:
         paper = hit.paper
         head = Text(f"{hit.rank:>2}. ", style="bold")
         head.append(clean(paper.display_title), style="bold cyan")
-        # The cosine similarity means the same for every query (the fused score is rescaled per query).
-        measure = f"relevance {hit.dense:.2f}" if hit.dense is not None else f"score {hit.score:.3f}"
+        measure = f"relevance {hit.dense:.2f}" if relevance and hit.dense is not None else f"score {hit.score:.3f}"
         head.append(f"  {paper.year or 'n.d.'}  {clean(paper.citekey)}  {measure}", style="dim")
         console.print(head)
         if hit.passage is not None:
@@ -70,11 +74,11 @@ def render_search(console: Console, result: SearchResult) -> None:
 
 
 def render_references(console: Console, answer: Answer) -> None:
-    if not answer.citations:
+    if not answer.citations and not answer.more_citations:
         return
     console.print()
     console.print(Text("References", style="bold"))
-    for citation in answer.citations:
+    for citation in [*answer.citations, *answer.more_citations]:
         line = Text(f"[{citation.n}] ")
         line.append_text(reference_line(citation.paper))
         console.print(line)
@@ -155,6 +159,15 @@ def render_checks(console: Console, answer: Answer, notes: bool = True) -> None:
     if answer.uncited:
         titles = "; ".join(clean(p.display_title) for p in answer.uncited)
         console.print(Text(f"relevant but not cited: {titles}", style="dim"))
+    if answer.related:
+        console.print(Text(f"related, no abstract: {related_line(answer.related)}", style="dim"))
+
+
+def related_line(papers: list[Paper]) -> str:
+    """Title-only papers, named but never quoted: 'Title (Author, Year); ...'."""
+    return "; ".join(
+        clean(f"{p.display_title} ({author_year(p)})" if author_year(p) else p.display_title) for p in papers
+    )
 
 
 def render_usage(console: Console, answer: Answer) -> None:
@@ -177,6 +190,10 @@ def render_answer(console: Console, answer: Answer, evidence: bool = False) -> N
         console.print(_marked_text(answer))
     else:
         console.print(Text(clean(answer.text), style="yellow" if answer.mode is AnswerMode.INSUFFICIENT else ""))
+    if answer.more_from_papers:
+        console.print()
+        console.print(Text("More from the papers", style="bold"))
+        console.print(Text(clean("\n".join(answer.more_from_papers))))
     render_references(console, answer)
     if evidence:
         render_evidence(console, answer)

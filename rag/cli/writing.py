@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import sys
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -19,6 +22,7 @@ from rag.cli.options import (
     NoLlm,
     ShowEvidence,
     Since,
+    StreamJson,
     TopK,
     Until,
     Verify,
@@ -30,24 +34,39 @@ from rag.cli.runtime import context, emit, handle_errors, print_json, stdout_con
 from rag.services.requests import DEFAULT_DOCUMENT
 
 if TYPE_CHECKING:
-    from rag.llm.types import OnToken
-    from rag.services.context import Context
+    from rag.records import Paper
     from rag.services.requests import WritingOptions
-    from rag.writing.answer import Answer
+    from rag.writing.answer import Answer, CitedSentence
 
 R = TypeVar("R")
 A = TypeVar("A")
 
 
 class LiveText:
-    """Shows tokens as they stream (terminal only); replaced by the checked answer at the end."""
+    """Shows each checked sentence as the model completes it (terminal only), with the author and year of what it
+    cites; the checked answer replaces it at the end. With --json --stream: one JSON line per sentence on stderr."""
 
-    def __init__(self) -> None:
+    def __init__(self, json_lines: bool = False) -> None:
         self.console = stdout_console()
+        self.json_lines = json_lines
         self._live: Any = None
-        self._text = ""
+        self._shown: list[str] = []
+        self._started = time.monotonic()
 
-    def __call__(self, token: str) -> None:
+    def sentence(self, sentence: CitedSentence, papers: list[Paper]) -> None:
+        from rag.writing.sources import author_year
+
+        if self.json_lines:
+            event = {
+                "event": "sentence",
+                "text": sentence.text,
+                "citekeys": [p.citekey for p in papers],
+                "support": sentence.support.value if sentence.support else None,
+                "seconds": round(time.monotonic() - self._started, 2),
+            }
+            sys.stderr.write(json.dumps(event, ensure_ascii=False) + "\n")
+            sys.stderr.flush()
+            return
         if not self.console.is_terminal:
             return
         from rich.live import Live
@@ -55,11 +74,12 @@ class LiveText:
 
         from rag.cli.render import clean
 
-        self._text += token
+        cited = "; ".join(author_year(p) or p.citekey for p in papers)
+        self._shown.append(f"{sentence.text} ({cited})" if cited else sentence.text)
         if self._live is None:
             self._live = Live(console=self.console, transient=True, auto_refresh=False)
             self._live.start()
-        self._live.update(Text(clean(self._text), style="dim"), refresh=True)
+        self._live.update(Text(clean(" ".join(self._shown)), style="dim"), refresh=True)
 
     def close(self) -> None:
         if self._live is not None:
@@ -67,20 +87,21 @@ class LiveText:
 
 
 def _write(
-    core: Callable[[Context, R, WritingOptions, OnToken | None], A],
+    core: Callable[..., A],
     request: R,
     options: WritingOptions,
     overrides: dict[str, Any],
     as_json: bool,
+    stream: bool = False,
 ) -> A:
-    """Run a writing service with the stream shown live (not for --json) and the usual notices."""
-    live = None if as_json else LiveText()
+    """Run a writing service with its checked sentences shown as they come (terminal; --json --stream: JSON
+    lines on stderr) and the usual notices."""
+    live = LiveText(json_lines=as_json and stream)
     try:
         with context(**overrides) as ctx:
-            return core(ctx, request, options, live)
+            return core(ctx, request, options, on_sentence=live.sentence)
     finally:
-        if live:
-            live.close()
+        live.close()
 
 
 def _options(no_llm: bool, no_cache: bool, verify: Verify, long: bool = False) -> WritingOptions:
@@ -118,6 +139,7 @@ def ask(
     verify: VerifyOption = Verify.OFFLINE,
     no_cache: NoCache = False,
     evidence: ShowEvidence = False,
+    stream: StreamJson = False,
 ) -> None:
     """Answer QUESTION, citing the papers.
 
@@ -129,7 +151,7 @@ def ask(
 
     request = search_request(question, top_k, since, until, lists, "question")
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
-    answer = _write(core_ask, request, _options(no_llm, no_cache, verify, long), overrides, as_json)
+    answer = _write(core_ask, request, _options(no_llm, no_cache, verify, long), overrides, as_json, stream)
     _show_answer(as_json, answer, evidence)
 
 
@@ -153,6 +175,7 @@ def summarize(
     verify: VerifyOption = Verify.OFFLINE,
     no_cache: NoCache = False,
     evidence: ShowEvidence = False,
+    stream: StreamJson = False,
 ) -> None:
     """Summarize a topic or a seed list, cited.
 
@@ -164,7 +187,7 @@ def summarize(
 
     request = SummaryRequest(from_stdin(query, "topic") if query else None, lists or [], max_papers)
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
-    answer = _write(core_summarize, request, _options(no_llm, no_cache, verify), overrides, as_json)
+    answer = _write(core_summarize, request, _options(no_llm, no_cache, verify), overrides, as_json, stream)
     _show_answer(as_json, answer, evidence)
 
 
@@ -190,6 +213,7 @@ def draft(
     verify: VerifyOption = Verify.OFFLINE,
     no_cache: NoCache = False,
     evidence: ShowEvidence = False,
+    stream: StreamJson = False,
 ) -> None:
     """Draft related-work paragraphs on TOPIC.
 
@@ -201,7 +225,7 @@ def draft(
 
     request = DraftRequest(from_stdin(topic, "topic"), cite or [], max_papers, output_format, bib)
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
-    result = _write(core_draft, request, _options(no_llm, no_cache, verify), overrides, as_json)
+    result = _write(core_draft, request, _options(no_llm, no_cache, verify), overrides, as_json, stream)
     if as_json:
         print_json(draft_json(result))
     elif result.shown_as_answer:

@@ -6,6 +6,7 @@ import re
 
 from rag.writing.answer import Answer
 from rag.writing.citations import CITATION_GROUP, rewrite_citation_runs
+from rag.writing.subjects import cited_subjects
 
 _RUN_OF_CITATIONS = re.compile(rf"\s*(?:{CITATION_GROUP.pattern})+")
 _LATEX_SPECIALS = {
@@ -27,7 +28,8 @@ def latex_escape(text: str) -> str:
 
 
 def to_latex(answer: Answer) -> str:
-    """[n] runs become ~\\cite{key,...}; everything else is escaped; '- ' lines become an itemize."""
+    """[n] runs become ~\\cite{key,...}; everything else is escaped; '- ' lines become an itemize; a vague subject
+    rag named ("The paper (Hazra, 2021)") cites its paper there instead ("The paper~\\cite{hazra}")."""
     keys = {c.n: c.paper.citekey for c in answer.citations}
 
     def cite(numbers: list[int]) -> str:
@@ -37,7 +39,7 @@ def to_latex(answer: Answer) -> str:
         return rewrite_citation_runs(line, _RUN_OF_CITATIONS, latex_escape, cite)
 
     lines, in_list = [], False
-    for line in answer.text.splitlines():
+    for line in cited_subjects(answer).splitlines():
         bullet = line.lstrip().startswith("- ")
         if bullet and not in_list:
             lines.append("\\begin{itemize}")

@@ -19,7 +19,14 @@ def reference(paper: Paper) -> str:
 
 
 def to_markdown(answer: Answer) -> str:
-    if not answer.citations:
-        return answer.text
-    references = (f"[{c.n}] {reference(c.paper)} [{c.paper.citekey}]" for c in answer.citations)
-    return "\n".join([answer.text, "", "References", "", *(f"- {line}" for line in references)])
+    """The text, the quotes shown under it, the numbered references, then title-only papers named as related."""
+    lines = [answer.text]
+    if answer.more_from_papers:
+        lines += ["", "More from the papers", "", *answer.more_from_papers]
+    cited = [*answer.citations, *answer.more_citations]
+    if cited:
+        references = (f"[{c.n}] {reference(c.paper)} [{c.paper.citekey}]" for c in cited)
+        lines += ["", "References", "", *(f"- {line}" for line in references)]
+    if answer.related:
+        lines += ["", "Related, no abstract", "", *(f"- {reference(p)} [{p.citekey}]" for p in answer.related)]
+    return "\n".join(lines)

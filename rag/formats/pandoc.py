@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from rag.writing.answer import Answer
 from rag.writing.citations import CITATION_GROUP, rewrite_citation_runs
+from rag.writing.subjects import cited_subjects
 
 # Adjacent groups ("[1][2]", "[1] [3]", "[1, 2]") are one run: Pandoc groups them as "[@a; @b]".
 _RUN_OF_CITATIONS = re.compile(rf"(?:{CITATION_GROUP.pattern})(?:[ \t]*(?:{CITATION_GROUP.pattern}))*")
@@ -66,4 +67,5 @@ def to_pandoc(answer: Answer) -> str:
         return rewrite_citation_runs(segment, _RUN_OF_CITATIONS, _escape_markup, cite)
 
     # Citation runs are looked for outside math and code only, so "$[0, 1]$" stays math.
-    return _with_blank_line_before_lists(_outside_verbatim(answer.text, segment_to_pandoc))
+    # A vague subject rag named ("The paper (Hazra, 2021)") cites its paper there: "The paper [@hazra]".
+    return _with_blank_line_before_lists(_outside_verbatim(cited_subjects(answer), segment_to_pandoc))

@@ -328,6 +328,17 @@ class VectorStore:
         distances = (result["distances"] or [[]])[0]
         return [(pid, 1.0 - float(d)) for pid, d in zip(result["ids"][0], distances, strict=True)]
 
+    def vectors(self, ids: Sequence[str]) -> dict[str, Vectors]:
+        """The stored vectors of some papers and passages, by unit id (ids without a vector are left out)."""
+        if not ids:
+            return {}
+        with chroma_errors("read vectors"):
+            got = self.collection.get(ids=list(dict.fromkeys(ids)), include=["embeddings"])
+        embeddings = got["embeddings"]
+        if embeddings is None:
+            return {}
+        return dict(zip(got["ids"], embeddings, strict=True))
+
     def paper_vectors(self) -> dict[str, Vectors]:
         """Each paper's own vector (not its passages'), by paper id."""
         found: dict[str, Vectors] = {}

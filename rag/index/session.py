@@ -15,17 +15,19 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import numpy as np
+
 from rag.config import DEFAULT_COLLECTION, Settings
 from rag.corpus.loader import load_paths
 from rag.embed.choice import EmbedderChoice, vector_collection
-from rag.embed.types import Embedder
+from rag.embed.types import Embedder, Vectors
 from rag.errors import InputError, NotFoundError, StoreError
 from rag.index.backend import Backend
 from rag.index.bm25 import load_or_build
 from rag.index.catalog import Catalog, UpsertReport
 from rag.index.chroma import VectorStore
 from rag.index.hybrid import Filters, HybridRetriever, LocalUnits, UnitSource
-from rag.index.units import all_units, unit_count
+from rag.index.units import all_units, passage_id, unit_count
 from rag.records import Hit, Notify, Paper, ProgressFn, SeedList, silent
 from rag.resources import seeds_dir
 
@@ -62,6 +64,7 @@ class LibrarySession:
     _catalog: Catalog | None = None
     _retriever: HybridRetriever | None = field(default=None, init=False)
     _refs: dict[str, Paper] | None = field(default=None, init=False)
+    _query: tuple[str, Vectors] | None = field(default=None, init=False)
 
     @property
     def name(self) -> str:
@@ -91,12 +94,19 @@ class LibrarySession:
     def mode(self) -> str:
         return "hybrid" if self.embedder is not None and self.store is not None else "lexical"
 
+    def query_vector(self, query: str) -> Vectors:
+        """The query's vector, embedded once per query (search and the relevance of its hits share it)."""
+        assert self.embedder is not None
+        if self._query is None or self._query[0] != query:
+            self._query = (query, np.asarray(self.embedder.embed([query])[0], dtype=np.float32))
+        return self._query[1]
+
     def retriever(self) -> HybridRetriever:
         if self._retriever is None:
             dense = None
             if self.embedder is not None and self.store is not None:
-                embedder, store = self.embedder, self.store
-                dense = lambda query, n: store.query(embedder.embed([query])[0], n)  # noqa: E731
+                store = self.store
+                dense = lambda query, n: store.query(self.query_vector(query), n)  # noqa: E731
             folder = self.backend.lexical_dir(self.name)
             units: UnitSource
             if self._catalog is None and self.store is not None:
@@ -116,7 +126,24 @@ class LibrarySession:
         """The papers ``spec`` asks for, best first, its year and list filters applied."""
         filters = Filters(spec.year_min, spec.year_max, self.resolve_lists(spec.lists))
         k = self.settings.top_k if spec.k is None else spec.k
-        return self.retriever().search(spec.query.strip(), k, filters)
+        query = spec.query.strip()
+        hits = self.retriever().search(query, k, filters)
+        self._fill_relevance(query, hits)
+        return hits
+
+    def _fill_relevance(self, query: str, hits: Sequence[Hit]) -> None:
+        """Every hit gets its cosine to the query (``Hit.dense``), the one score that means the same whatever
+        found it: a hit BM25 alone ranked gets its stored vector fetched (never re-embedded), so the absolute
+        relevance floor (rag.writing.extractive.is_evidence) applies to it too."""
+        missing = {_unit_id(h): h for h in hits if h.dense is None}
+        if not missing or self.embedder is None or self.store is None:
+            return
+        stored = self.store.vectors(list(missing))
+        query_vector = self.query_vector(query)
+        for unit_id, vector in stored.items():
+            row = np.asarray(vector, dtype=np.float32)
+            norms = float(np.linalg.norm(row) * np.linalg.norm(query_vector)) or 1.0
+            missing[unit_id].dense = round(float(row @ query_vector) / norms, 4)
 
     def add(
         self, papers: Sequence[Paper], lists: Sequence[SeedList], replace_files: Sequence[str] = ()
@@ -213,6 +240,11 @@ class LibrarySession:
                 raise InputError(f"no seed list matches '{name}' (known lists: {listed})")
             chosen.update(matches)
         return frozenset(chosen)
+
+
+def _unit_id(hit: Hit) -> str:
+    """The indexed unit a hit was found by: its paper, or the passage that matched."""
+    return passage_id(hit.paper.id, hit.passage.n) if hit.passage is not None else hit.paper.id
 
 
 def _complete_vectors(library: LibrarySession, write: bool) -> None:

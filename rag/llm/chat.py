@@ -8,7 +8,7 @@ server (Ollama, llama.cpp, vLLM, LM Studio).
 from __future__ import annotations
 
 import re
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from rag.config import CitationProtocol, Settings
@@ -30,6 +30,10 @@ from rag.llm.types import (
 _SCHEMA_REFUSAL = re.compile(r"response_format|json_schema|schema|grammar|structured|guided", re.IGNORECASE)
 
 
+# Where a model is reached, asked for when the first request is sent: (base URL or None for OpenAI, key or None).
+Endpoint = tuple[str | None, str | None]
+
+
 class OpenAICompatibleChat:
     """A chat model behind an OpenAI-compatible endpoint, via llama-index's OpenAILike."""
 
@@ -39,39 +43,64 @@ class OpenAICompatibleChat:
         cache: ResponseCache | None,
         memory: EndpointMemory | None = None,
         identity: str | None = None,
+        connect: Callable[[], Endpoint] | None = None,
     ) -> None:
         """``identity`` names the endpoint in the cache and the capability memory when its URL does not
-        (an in-process llama.cpp gets a new port every run; its GGUF file is what stays the same)."""
+        (an in-process llama.cpp gets a new port every run; its GGUF file is what stays the same).
+        ``connect`` starts the endpoint when the first request needs it (a GGUF model is loaded then, so an
+        answer found in the cache never loads it); without it, the settings name the endpoint."""
         if not settings.llm_model:
             raise LLMError("no model configured; set RAG_LLM_MODEL or pass --model")
-        base_url, key = settings.llm_credentials()
-        if key is None and base_url is None:
-            raise LLMError(
-                f"--model {settings.llm_model} needs an API key: set OPENAI_API_KEY (or RAG_LLM_API_KEY), "
-                "or point RAG_LLM_BASE_URL at a local OpenAI-compatible server, e.g. http://localhost:11434/v1"
-            )
+        if connect is None:
+            base_url, key = settings.llm_credentials()
+            if key is None and base_url is None:
+                raise LLMError(
+                    f"--model {settings.llm_model} needs an API key: set OPENAI_API_KEY (or RAG_LLM_API_KEY), "
+                    "or point RAG_LLM_BASE_URL at a local OpenAI-compatible server, e.g. http://localhost:11434/v1"
+                )
+            endpoint: Endpoint = (base_url, key)
+
+            def connect() -> Endpoint:
+                return endpoint
+
+            self.base_url = base_url or OPENAI_BASE_URL
+        else:
+            self.base_url = identity or "the local model"  # until it is started
         self.settings = settings
         self.name = settings.llm_model
-        self.base_url = base_url or OPENAI_BASE_URL
         self.identity = identity or self.base_url
         self.cache = cache
         self.memory = memory
-        from llama_index.llms.openai_like import OpenAILike
+        self._connect: Callable[[], Endpoint] = connect
+        self._client: Any = None
 
-        # Usage in streams is an OpenAI extension; other servers may reject or ignore it.
-        extra: dict[str, Any] = {} if base_url else {"stream_options": {"include_usage": True}}
-        self._llm = OpenAILike(
-            model=settings.llm_model,
-            api_base=self.base_url,
-            api_key=key or PLACEHOLDER_KEY,
-            is_chat_model=True,
-            context_window=max(settings.llm_context_tokens * 2, 8192),
-            max_retries=0,  # tenacity below is the one retry policy
-            timeout=settings.llm_timeout,
-            temperature=settings.llm_temperature,
-            max_tokens=settings.llm_max_tokens,
-            additional_kwargs=extra,
-        )
+    def _llm(self, max_tokens: int) -> Any:
+        """The llama-index client (built, and the endpoint started, on the first request), set to ``max_tokens``."""
+        if self._client is None:
+            base_url, key = self._connect()
+            self.base_url = base_url or OPENAI_BASE_URL
+            from llama_index.llms.openai_like import OpenAILike
+
+            # Usage in streams is an OpenAI extension; other servers may reject or ignore it.
+            extra: dict[str, Any] = {} if base_url else {"stream_options": {"include_usage": True}}
+            self._client = OpenAILike(
+                model=self.name,
+                api_base=self.base_url,
+                api_key=key or PLACEHOLDER_KEY,
+                is_chat_model=True,
+                context_window=max(self.settings.llm_context_tokens * 2, 8192),
+                max_retries=0,  # tenacity below is the one retry policy
+                timeout=self.settings.llm_timeout,
+                temperature=self.settings.llm_temperature,
+                max_tokens=self.settings.llm_max_tokens,
+                additional_kwargs=extra,
+            )
+        self._client.max_tokens = max_tokens  # one request at a time per client: a Context builds one per command
+        return self._client
+
+    def _max_tokens(self, asked: int | None) -> int:
+        """The answer's token limit: what the writer asked for (a short answer needs fewer), within the setting."""
+        return min(asked, self.settings.llm_max_tokens) if asked else self.settings.llm_max_tokens
 
     @property
     def accepts_schema(self) -> bool:
@@ -80,12 +109,12 @@ class OpenAICompatibleChat:
             return self.memory is None or self.memory.accepts_schema(self.identity, self.name)
         return protocol is CitationProtocol.JSON
 
-    def _key(self, system: str, user: str, schema: JsonSchema | None) -> str:
+    def _key(self, system: str, user: str, schema: JsonSchema | None, max_tokens: int) -> str:
         return cache_key(
             model=self.name,
             base_url=self.identity,
             temperature=self.settings.llm_temperature,
-            max_tokens=self.settings.llm_max_tokens,
+            max_tokens=max_tokens,
             system=system,
             user=user,
             schema=schema,
@@ -99,14 +128,16 @@ class OpenAICompatibleChat:
         *,
         schema: JsonSchema | None = None,
         watch: StreamWatch | None = None,
+        max_tokens: int | None = None,
     ) -> Completion:
-        key = self._key(system, user, schema)
+        limit = self._max_tokens(max_tokens)
+        key = self._key(system, user, schema, limit)
         if self.cache is not None and (hit := self.cache.get(key)) is not None:
             if on_token:
                 on_token(hit.text)
             hit.usage = Usage(hit.usage.prompt_tokens, hit.usage.completion_tokens, 1, 1, hit.usage.estimated, 0.0)
             return hit
-        completion = self._stream(system, user, on_token, schema, watch)
+        completion = self._stream(system, user, on_token, schema, watch, limit)
         if self.cache is not None:
             self.cache.put(key, completion)  # only whole answers reach this line
         return completion
@@ -129,7 +160,7 @@ class OpenAICompatibleChat:
         return SchemaRefusedError(f"{self.base_url} refused structured output; asking for [n] citations in text")
 
     def _open_stream(
-        self, system: str, user: str, schema: JsonSchema | None
+        self, system: str, user: str, schema: JsonSchema | None, max_tokens: int
     ) -> tuple[Any, Generator[Any, None, None], int]:
         """Start the stream and read its first chunk, retrying what can be retried."""
         from llama_index.core.llms import ChatMessage
@@ -141,13 +172,14 @@ class OpenAICompatibleChat:
                 "type": "json_schema",
                 "json_schema": {"name": "cited_answer", "strict": True, "schema": schema},
             }
+        llm = self._llm(max_tokens)
         retrying = retry_policy(self.settings)
         attempts = 0
         try:
             for attempt in retrying:
                 with attempt:
                     attempts += 1
-                    stream = self._llm.stream_chat(messages, **extra)
+                    stream = llm.stream_chat(messages, **extra)
                     first = next(stream, None)
                     return first, stream, attempts
         except RagError:
@@ -169,9 +201,15 @@ class OpenAICompatibleChat:
             ) from None
 
     def _stream(
-        self, system: str, user: str, on_token: OnToken | None, schema: JsonSchema | None, watch: StreamWatch | None
+        self,
+        system: str,
+        user: str,
+        on_token: OnToken | None,
+        schema: JsonSchema | None,
+        watch: StreamWatch | None,
+        max_tokens: int,
     ) -> Completion:
-        first, stream, attempts = self._open_stream(system, user, schema)
+        first, stream, attempts = self._open_stream(system, user, schema, max_tokens)
         parts: list[str] = []
         counts: dict[str, int] = {}
         stopped: str | None = None

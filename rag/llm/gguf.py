@@ -17,6 +17,8 @@ the HTTP server and the inference loop and frees the model.
 from __future__ import annotations
 
 import atexit
+import json
+import re
 import secrets
 import threading
 import time
@@ -95,6 +97,39 @@ def check_gguf(path: Path) -> Path:
     return resolved
 
 
+def model_name(path: Path) -> str:
+    """The name the server answers to (its alias): the file's name without ``.gguf``."""
+    return path.expanduser().resolve().stem
+
+
+# "SmolLM2-135M-Instruct", "llama3.2:1b", "Qwen2.5-0.5B": a parameter count in a model's name.
+_SIZE_IN_NAME = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([mb])(?![a-z])", re.IGNORECASE)
+_UNITS = {"m": 1e6, "b": 1e9}
+
+
+def parameters_in_name(name: str) -> float | None:
+    """The parameter count a model's name states ("135M", "1.7B"), or None."""
+    found = _SIZE_IN_NAME.findall(name)
+    return float(found[-1][0]) * _UNITS[found[-1][1].lower()] if found else None
+
+
+def parameter_count(path: Path) -> float | None:
+    """How many parameters a GGUF model has: its metadata's size label or tensor sizes (read with llama.cpp's
+    ``gguf`` package, when installed), else what its file name says; None when neither tells."""
+    try:
+        from gguf import GGUFReader
+    except ImportError:
+        return parameters_in_name(path.name)
+    try:
+        reader = GGUFReader(path)
+    except Exception:  # a file the reader cannot parse: llama.cpp reports it when it loads the model
+        return parameters_in_name(path.name)
+    label = reader.fields.get("general.size_label")
+    if label is not None and (from_label := parameters_in_name(str(label.contents()))):
+        return from_label
+    return float(sum(int(tensor.n_elements) for tensor in reader.tensors)) or parameters_in_name(path.name)
+
+
 def size_mb(path: Path) -> float:
     return path.stat().st_size / BYTES_PER_MB
 
@@ -129,7 +164,7 @@ def start(
             raise LLMError(f"running a GGUF model needs xllamacpp: {INSTALL_HINT}") from None
         plural = "s" if threads > 1 else ""
         notify(f"llama.cpp: loading {resolved.name} ({size_mb(resolved):.0f} MB, {threads} CPU thread{plural})")
-        alias = resolved.stem
+        alias = model_name(resolved)
         key = secrets.token_urlsafe()
         params = xllamacpp.CommonParams()
         params.model.path = str(resolved)
@@ -191,8 +226,27 @@ def close(path: Path | None = None) -> None:
             resolved = path.expanduser().resolve()
             targets = [resolved] if resolved in _servers else []
         for target in targets:
+            _wait_idle(_servers[target][0])
             # Dropping the last reference runs the Server's destructor, which ends its loop and frees the model.
             del _servers[target]
+
+
+def _wait_idle(local: LocalModel) -> None:
+    """Wait until the server has finished what it generates: a stream rag closed early (a looping model) goes on
+    to its max_tokens in llama.cpp, and stopping the server meanwhile blocks for 30 s (measured with
+    xllamacpp 2026.10); a one-token request waits for the one slot, which is seconds at most."""
+    body = json.dumps({"prompt": "", "max_tokens": 1}).encode()
+    request = urllib.request.Request(
+        f"{local.base_url}/completions",
+        data=body,
+        headers={"Authorization": f"Bearer {local.api_key}", "Content-Type": "application/json"},
+    )
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(request, timeout=HEALTH_TIMEOUT):
+            pass
+    except (urllib.error.URLError, OSError):
+        pass  # a server that does not answer is stopped as it is
 
 
 def serving(path: Path) -> LocalModel | None:

@@ -67,7 +67,9 @@ class ChatModel(Protocol):
         *,
         schema: JsonSchema | None = None,
         watch: StreamWatch | None = None,
+        max_tokens: int | None = None,
     ) -> Completion:
         """The model's reply; with ``schema``, JSON that follows it (``SchemaRefusedError`` when the
-        endpoint does not take schemas). ``watch`` may stop the stream early."""
+        endpoint does not take schemas). ``watch`` may stop the stream early; ``max_tokens`` caps the answer
+        below the configured limit (a short answer needs fewer tokens)."""
         ...

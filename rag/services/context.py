@@ -8,9 +8,11 @@ closer, a chat model that answers like a model) instead of patching modules.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rag.config import Settings
 from rag.embed.cached import CachedEmbedder
@@ -20,6 +22,9 @@ from rag.index.backend import Backend, backend_for
 from rag.index.chroma import download_default_model
 from rag.index.session import LibrarySession, Opener
 from rag.llm.types import ChatModel
+
+if TYPE_CHECKING:
+    from rag.llm.chat import Endpoint
 from rag.records import Notify, ProgressFn, silent
 from rag.services.requests import WritingOptions
 
@@ -70,8 +75,9 @@ class Context:
         """The model a writing command uses, or None (extractive / outline). Config errors surface here, first."""
         settings = self.settings
         identity = None  # the endpoint's name in the cache and capability memory: its URL, unless that changes
+        connect = None
         if options.use_llm and self.chat is None and (gguf := settings.llm_gguf) is not None:
-            settings = self._local_model_settings(settings, gguf)
+            settings, connect = self._local_model(settings, gguf)
             identity = f"gguf:{gguf.resolve()}"
         if options.use_llm and settings.llm_base_url and not settings.llm_enabled and self.chat is None:
             raise InputError(f"a base URL ({settings.llm_base_url}) but no model: set RAG_LLM_MODEL or pass --model")
@@ -88,26 +94,32 @@ class Context:
         layout = self.storage().layout
         cache = ResponseCache(layout.llm_cache) if options.cache and settings.llm_cache else None
         memory = EndpointMemory(layout.endpoint_capabilities)
-        return OpenAICompatibleChat(settings, cache, memory, identity)
+        return OpenAICompatibleChat(settings, cache, memory, identity, connect)
 
-    def _local_model_settings(self, settings: Settings, gguf: Path) -> Settings:
-        """Settings that point the usual client at an in-process llama.cpp serving ``gguf`` (started once)."""
+    def _local_model(self, settings: Settings, gguf: Path) -> tuple[Settings, Callable[[], Endpoint]]:
+        """Settings for the usual client with an in-process llama.cpp serving ``gguf``, and how to start it: the
+        file is checked now, the model is loaded by the first request (an answer from the cache never loads it;
+        a process that asks again reuses the server it started, rag.llm.gguf keeps one per file)."""
         if settings.llm_base_url:
             raise InputError(
                 f"both a GGUF file ({gguf}) and a base URL ({settings.llm_base_url}) are set: pick one "
                 "(unset RAG_LLM_BASE_URL / drop --base-url, or unset RAG_LLM_GGUF / drop --gguf)"
             )
-        from pydantic import SecretStr
-
         from rag.llm import gguf as local
 
-        server = local.start(gguf, threads=settings.llm_threads, notify=self.notify)
+        path = local.check_gguf(gguf)
+        threads, notify = settings.llm_threads, self.notify
+
+        def connect() -> Endpoint:
+            server = local.start(path, threads=threads, notify=notify)
+            return server.base_url, server.api_key
+
         # The file is the model, whatever RAG_LLM_MODEL names; the key is the server's own, never a user's.
-        return settings.model_copy(
+        local_settings = settings.model_copy(
             update={
-                "llm_base_url": server.base_url,
-                "llm_model": server.model,
-                "llm_api_key": SecretStr(server.api_key),
+                "llm_model": local.model_name(path),
+                "llm_api_key": None,
                 "llm_context_tokens": min(settings.llm_context_tokens, local.source_budget(settings.llm_max_tokens)),
             }
         )
+        return local_settings, connect

@@ -24,7 +24,7 @@ from rag.services.results import (
     SearchResult,
     SupportEvalRun,
 )
-from rag.writing.answer import Answer, CitedSentence
+from rag.writing.answer import Answer, Citation, CitedSentence
 from rag.writing.manuscript_check import CitationCheck
 
 
@@ -70,6 +70,22 @@ def _sentence_json(answer: Answer, sentence: CitedSentence) -> dict[str, Any]:
         },
         "ungrounded": sentence.ungrounded,
         "conflict": sentence.conflict,
+        # A vague subject ("The paper") rag named: the citation number of the paper it names, or null.
+        "subject_source": sentence.subject_source,
+    }
+
+
+def _citation_json(citation: Citation) -> dict[str, Any]:
+    paper = citation.paper
+    return {
+        "n": citation.n,
+        "id": paper.id,
+        "title": paper.title,
+        "citekey": paper.citekey,
+        "first_author": paper.first_author,
+        "year": paper.year,
+        "arxiv": paper.arxiv,
+        "sources": paper.sources,
     }
 
 
@@ -78,19 +94,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "question": answer.question,
         "answer": answer.text,
         "mode": answer.mode.value,
-        "citations": [
-            {
-                "n": c.n,
-                "id": c.paper.id,
-                "title": c.paper.title,
-                "citekey": c.paper.citekey,
-                "first_author": c.paper.first_author,
-                "year": c.paper.year,
-                "arxiv": c.paper.arxiv,
-                "sources": c.paper.sources,
-            }
-            for c in answer.citations
-        ],
+        "citations": [_citation_json(c) for c in answer.citations],
         "hits": [hit_json(h) for h in answer.hits],
         "sentences": [_sentence_json(answer, s) for s in answer.sentences],
         "removed_citations": answer.removed_citations,
@@ -100,6 +104,12 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "model": answer.model,
         "model_text": answer.model_text,
         "usage": asdict(answer.usage) if answer.usage else None,
+        # Quotes shown under a model answer that kept fewer supported sentences than there are quotes: bullet
+        # lines whose [n] are in "citations" or, for papers the answer does not cite, in "more_citations".
+        "more_from_papers": answer.more_from_papers,
+        "more_citations": [_citation_json(c) for c in answer.more_citations],
+        # Papers found that have no abstract: never quoted, listed as "related, no abstract".
+        "related": [{"id": p.id, "title": p.title, "citekey": p.citekey, "year": p.year} for p in answer.related],
     }
 
 

@@ -26,6 +26,7 @@ from rag.services.requests import (
 )
 from rag.services.results import CheckReport, Draft, IngestResult, Listing, PaperView, RemoveResult, SearchResult
 from rag.writing.answer import Answer
+from rag.writing.live import OnSentence
 
 
 class Library:
@@ -59,9 +60,12 @@ class Library:
         lists: Sequence[str] = (),
         options: WritingOptions = DEFAULT_WRITING,
         on_token: OnToken | None = None,
+        on_sentence: OnSentence | None = None,
     ) -> Answer:
-        """A cited answer: written by the configured model, else quoted from the abstracts."""
-        return writing_service.ask(self.ctx, self._request(question, k, since, until, lists), options, on_token)
+        """A cited answer: written by the configured model, else quoted from the abstracts. ``on_sentence`` hears
+        each checked sentence as the model completes it (the answer returned is checked whole again)."""
+        request = self._request(question, k, since, until, lists)
+        return writing_service.ask(self.ctx, request, options, on_token, on_sentence)
 
     def summarize(
         self, query: str | None = None, *, lists: Sequence[str] = (), options: WritingOptions = DEFAULT_WRITING

@@ -18,6 +18,10 @@ from rag.services.results import DoctorReport, Status
 PROBE_TIMEOUT = 5.0
 # Endpoint model lists can be long; show this many.
 SHOWN_MODELS = 8
+# Below this many parameters a model rarely writes a sentence its sources back (measured with SmolLM2-135M:
+# benchmarks/local_model.py); from about 3B on, answers read as prose.
+USABLE_PARAMETERS = 3e9
+SMALL_MODEL_NOTE = "expect most answers to fall back to quotes; a 3B+ model writes usable prose"
 
 
 def check_embeddings(settings: Settings, report: DoctorReport) -> None:
@@ -96,6 +100,15 @@ def _gguf(settings: Settings, gguf: Path, report: DoctorReport) -> None:
         report.add("llm", Status.FAIL, f"{detail}, but xllamacpp is not installed", local.INSTALL_HINT)
         return
     report.add("llm", Status.OK, f"{detail}; xllamacpp installed")
+    _model_size(local.parameter_count(path), report)
+
+
+def _model_size(parameters: float | None, report: DoctorReport) -> None:
+    """Says when the configured model is small: its answers will mostly be quotes."""
+    if parameters is None or parameters >= USABLE_PARAMETERS:
+        return
+    size = f"{parameters / 1e9:.1f}B" if parameters >= 1e9 else f"{parameters / 1e6:.0f}M"
+    report.add("model size", Status.WARN, f"{size} parameters: {SMALL_MODEL_NOTE}")
 
 
 def check_llm(settings: Settings, report: DoctorReport) -> None:
@@ -113,6 +126,9 @@ def check_llm(settings: Settings, report: DoctorReport) -> None:
         )
     else:
         _endpoint("llm", base_url or OPENAI_BASE_URL, settings.llm_model, key, report)
+        from rag.llm.gguf import parameters_in_name
+
+        _model_size(parameters_in_name(settings.llm_model or ""), report)
     verb = "is" if settings.llm_enabled else "would be (once a model is configured)"
     sent = f"{mask(key)} {verb} sent to {base_url or OPENAI_BASE_URL}" if key else "no key is sent"
     if openai_key and base_url and key != openai_key:

@@ -16,20 +16,26 @@ from rag.services.context import Context
 from rag.services.requests import DEFAULT_WRITING, DraftRequest, SearchRequest, SummaryRequest, WritingOptions
 from rag.services.results import Draft
 from rag.text import plural
-from rag.writing.answer import Answer
-from rag.writing.extractive import extractive_answer, is_evidence, refusal
+from rag.writing.answer import Answer, AnswerMode
+from rag.writing.extractive import extractive_answer, is_evidence, refusal, related_without_abstract
 from rag.writing.generation import GenerationOptions, llm_answer, llm_draft, llm_summary
+from rag.writing.live import OnSentence
 from rag.writing.outline import outline
 
 
-def _generation(options: WritingOptions) -> GenerationOptions:
-    return GenerationOptions(verify_with_llm=options.verify_llm, long=options.long)
+def _generation(options: WritingOptions, source_tokens: int) -> GenerationOptions:
+    return GenerationOptions(verify_with_llm=options.verify_llm, long=options.long, source_tokens=source_tokens)
 
 
 def ask(
-    ctx: Context, request: SearchRequest, options: WritingOptions = DEFAULT_WRITING, on_token: OnToken | None = None
+    ctx: Context,
+    request: SearchRequest,
+    options: WritingOptions = DEFAULT_WRITING,
+    on_token: OnToken | None = None,
+    on_sentence: OnSentence | None = None,
 ) -> Answer:
-    """A cited answer: from the model when one is configured, else extractive."""
+    """A cited answer: from the model when one is configured, else extractive. ``on_token`` hears the model's
+    text as it streams, ``on_sentence`` each checked sentence as it completes (rag.writing.live)."""
     request.validate()
     model = ctx.chat_model(options)
     settings = ctx.settings
@@ -39,11 +45,24 @@ def ask(
         embedder = library.embedder
     if model is None:
         return extractive_answer(question, hits, embedder, settings.min_relevance)
-    return llm_answer(question, hits, model, embedder, settings.min_relevance, _generation(options), on_token)
+    return llm_answer(
+        question,
+        hits,
+        model,
+        embedder,
+        settings.min_relevance,
+        _generation(options, settings.llm_context_tokens),
+        on_token,
+        on_sentence,
+    )
 
 
 def summarize(
-    ctx: Context, request: SummaryRequest, options: WritingOptions = DEFAULT_WRITING, on_token: OnToken | None = None
+    ctx: Context,
+    request: SummaryRequest,
+    options: WritingOptions = DEFAULT_WRITING,
+    on_token: OnToken | None = None,
+    on_sentence: OnSentence | None = None,
 ) -> Answer:
     """A themed, cited summary of the papers on a topic, of seed lists, or of a small library."""
     if request.max_papers < 1:
@@ -70,19 +89,41 @@ def summarize(
         embedder = library.embedder
     if not papers:
         raise InputError("the library is empty; add papers with `rag ingest`")
+    papers, related = _with_abstract(papers)
+    if not papers:
+        return _title_only(topic, related)
     if model is None:
-        return outline(topic, papers, embedder)
-    return llm_summary(topic, papers, model, embedder, settings.llm_context_tokens, _generation(options), on_token)
+        answer = outline(topic, papers, embedder)
+    else:
+        generation = _generation(options, settings.llm_context_tokens)
+        budget = settings.llm_context_tokens
+        answer = llm_summary(topic, papers, model, embedder, budget, generation, on_token, on_sentence)
+    answer.related = related
+    return answer
+
+
+def _with_abstract(papers: list[Paper]) -> tuple[list[Paper], list[Paper]]:
+    """(papers with an abstract, papers known by their title alone: listed as related, never summarized)."""
+    return [p for p in papers if not p.no_abstract], [p for p in papers if p.no_abstract]
+
+
+def _title_only(topic: str, related: list[Paper]) -> Answer:
+    text = "No paper here has an abstract to summarize; the related papers below are known by their titles alone."
+    return Answer(topic, text, AnswerMode.INSUFFICIENT, related=related)
 
 
 def draft(
-    ctx: Context, request: DraftRequest, options: WritingOptions = DEFAULT_WRITING, on_token: OnToken | None = None
+    ctx: Context,
+    request: DraftRequest,
+    options: WritingOptions = DEFAULT_WRITING,
+    on_token: OnToken | None = None,
+    on_sentence: OnSentence | None = None,
 ) -> Draft:
     """Related-work paragraphs on TOPIC in the format asked for (an outline without a model), --cite papers
     always included; with ``request.bib``, the cited papers are written there as a bibliography."""
     chosen = document_format(request.format)  # both checked before any model call: a typo costs nothing
     bibliography = bibliography_for(request.bib) if request.bib is not None else None
-    answer = _draft_answer(ctx, request, options, on_token)
+    answer = _draft_answer(ctx, request, options, on_token, on_sentence)
     written = None
     if request.bib is not None and bibliography is not None:
         written = _write_bibliography(ctx, request.bib, bibliography, answer)
@@ -102,7 +143,13 @@ def _write_bibliography(ctx: Context, path: Path, chosen: BibliographyFormat, an
     return path
 
 
-def _draft_answer(ctx: Context, request: DraftRequest, options: WritingOptions, on_token: OnToken | None) -> Answer:
+def _draft_answer(
+    ctx: Context,
+    request: DraftRequest,
+    options: WritingOptions,
+    on_token: OnToken | None,
+    on_sentence: OnSentence | None,
+) -> Answer:
     topic = request.topic.strip()
     if not topic:
         raise InputError('the topic is empty; try e.g. rag draft "decentralized training on heterogeneous GPUs"')
@@ -113,12 +160,25 @@ def _draft_answer(ctx: Context, request: DraftRequest, options: WritingOptions, 
         required = list({p.id: p for p in (library.paper(key) for key in request.cite)}.values())
         hits = library.search(SearchRequest(topic, request.max_papers))
         relevant = [h.evidence() for h in hits if is_evidence(h, topic, ctx.settings.min_relevance)]
+        related = related_without_abstract(hits, topic, ctx.settings.min_relevance)
         embedder = library.embedder
     required_ids = {p.id for p in required}
     papers: list[Paper] = required + [p for p in relevant if p.id not in required_ids]
     papers = papers[: max(request.max_papers, len(required))]
     if not papers:
-        return refusal(topic, hits)
-    if model is None:
-        return outline(topic, papers, embedder)
-    return llm_draft(topic, papers, required, model, embedder, _generation(options), on_token)
+        answer = refusal(topic, hits)
+    elif model is None:
+        answer = outline(topic, papers, embedder)
+    else:
+        answer = llm_draft(
+            topic,
+            papers,
+            required,
+            model,
+            embedder,
+            _generation(options, ctx.settings.llm_context_tokens),
+            on_token,
+            on_sentence,
+        )
+    answer.related = [p for p in related if p.id not in {c.paper.id for c in answer.citations}]
+    return answer

@@ -55,6 +55,10 @@ class CitedSentence:
     ungrounded: list[str] = field(default_factory=list)
     # The offline check sees the evidence negate or reverse the claim (a warning: right about half the time).
     conflict: bool = False
+    # A vague subject ("The paper") named by rag: the text inserted after it (" (Hazra, 2021)") and the
+    # citation number of the paper it names (rag.writing.subjects).
+    subject: str | None = None
+    subject_source: int | None = None
 
 
 @dataclass
@@ -97,3 +101,10 @@ class Answer:
     notes: list[str] = field(default_factory=list)
     # What the model wrote, before any check (kept for --json when the answer shown is not the model's).
     model_text: str | None = None
+    # Quotes from the papers shown under a model answer that kept fewer supported sentences than the
+    # extractive answer has quotes: bullet lines citing [n] of ``citations`` or, for a paper the text does not
+    # cite, of ``more_citations`` (numbered on from ``citations``).
+    more_from_papers: list[str] = field(default_factory=list)
+    more_citations: list[Citation] = field(default_factory=list)
+    # Papers found that have no abstract: never quoted as evidence, listed as "related, no abstract".
+    related: list[Paper] = field(default_factory=list)

@@ -2,8 +2,11 @@
 
 The promise: every sentence shown is cited and checked, or visibly marked,
 whatever the model does. So, in order: sentences and their source numbers are
-read (JSON or [n] text); numbers the model was not given are removed; repeated
-sentences are dropped; each sentence is checked against its sources; a sentence
+read (JSON or [n] text); numbers the model was not given are removed; pieces that
+are not sentences (fragments, junk), a source's title restated as a claim, and
+sentences repeating an earlier one (word for word or nearly) are dropped before
+any label; each sentence is checked against its sources (a title-only source
+backs nothing); a vague subject ("The paper") is named; a sentence
 with no citation, or one its citation does not back, is attributed to the given
 source that does back it (marked as attributed by rag) or dropped; names and
 numbers no source mentions are flagged. What is left is renumbered. If no shown
@@ -20,14 +23,17 @@ from rag.records import Paper
 from rag.text import split_sentences
 from rag.writing.answer import Answer, AnswerMode, Citation, CitedSentence, DroppedSentence, Evidence, Support
 from rag.writing.citations import Claim, claims_from_text, keep_given, with_citations
-from rag.writing.degenerate import first_occurrences, ungrounded_terms
+from rag.writing.degenerate import first_occurrences, fragment_reason, restates_title, ungrounded_terms
 from rag.writing.sources import source_block
-from rag.writing.structured import parse_structured
+from rag.writing.structured import ModelSentence, parse_structured
+from rag.writing.subjects import name_vague_subject
 from rag.writing.verification import SourceScore, judge_with_model, score_against_group, score_against_sources
 
 REPEATED = "repeated an earlier sentence"
 CUT_OFF = "cut off when rag stopped the looping model"
 UNSUPPORTED = "no given source supports it"
+FRAGMENT = "not a whole sentence"
+TITLE = "restates a source's title"
 SHOWN = (Support.SUPPORTED, Support.EVIDENCE, Support.WEAK, Support.CONTRADICTED)
 
 
@@ -41,9 +47,13 @@ class Checked:
 def read_claims(reply: Completion) -> list[Claim]:
     """The model's sentences: from its JSON when it was asked for JSON (and wrote it), else from [n] text."""
     if reply.structured and (sentences := parse_structured(reply.text)) is not None:
-        # A "text" value may hold several sentences: each is checked (and deduplicated) on its own.
-        return [Claim(part, s.sources) for s in sentences for part in split_sentences(s.text)]
+        return structured_claims(sentences)
     return claims_from_text(reply.text)
+
+
+def structured_claims(sentences: Sequence[ModelSentence]) -> list[Claim]:
+    # A "text" value may hold several sentences: each is checked (and deduplicated) on its own.
+    return [Claim(part, s.sources) for s in sentences for part in split_sentences(s.text)]
 
 
 def _evidence(score: SourceScore, n: int) -> Evidence:
@@ -72,6 +82,83 @@ def _label_cited(
     return best.support, best, best_n
 
 
+def screen_claims(claims: Sequence[Claim], given: Sequence[Paper]) -> tuple[list[Claim], list[DroppedSentence]]:
+    """The claims that are whole sentences saying something new: fragments, titles restated as claims and
+    repeats (word for word or nearly) are dropped, before any support label."""
+    titles = [p.title for p in given if p.title]
+    dropped: list[DroppedSentence] = []
+    whole: list[Claim] = []
+    for claim in claims:
+        if fragment_reason(claim.text):
+            dropped.append(DroppedSentence(with_citations(claim.text, claim.numbers), FRAGMENT))
+        elif restates_title(claim.text, titles):
+            dropped.append(DroppedSentence(with_citations(claim.text, claim.numbers), TITLE))
+        else:
+            whole.append(claim)
+    keep, repeats = first_occurrences([c.text for c in whole])
+    dropped += [DroppedSentence(with_citations(whole[i].text, whole[i].numbers), REPEATED) for i in repeats]
+    return [whole[i] for i in keep], dropped
+
+
+def title_only_unsupported(table: list[list[SourceScore]], given: Sequence[Paper]) -> list[list[SourceScore]]:
+    """A paper known by its title alone backs no sentence: its scores become "no evidence"."""
+    for row in table:
+        for j, paper in enumerate(given):
+            if paper.no_abstract:
+                row[j] = SourceScore(0.0, Support.UNSUPPORTED, 0, "")
+    return table
+
+
+def source_texts(given: Sequence[Paper]) -> list[str]:
+    """What names and numbers are looked up in: each source as the model saw it, and its venue."""
+    return [source_block(n, p) + (f"\n{p.venue}" if p.venue else "") for n, p in enumerate(given, start=1)]
+
+
+def check_claim(
+    claim: Claim,
+    scores: list[SourceScore],
+    given: Sequence[Paper],
+    texts: Sequence[str],
+    usage: Usage,
+    judge: ChatModel | None = None,
+) -> Checked | DroppedSentence:
+    """One screened claim, labelled against its sources (attributed to the one that backs it if need be)."""
+    cited, _ = keep_given(claim.numbers, len(given))
+    cited = [n for n in cited if not given[n - 1].no_abstract]  # a title backs nothing: never cited as evidence
+    support, best, best_n = _label_cited(claim.text, cited, scores, given, judge, usage)
+    attributed = False
+    if support in (Support.UNCITED, Support.UNSUPPORTED, Support.WEAK):
+        # The model cited nothing, or a source that does not back the sentence: find the one that does.
+        top = max(range(len(given)), key=lambda j: scores[j].score)
+        if scores[top].support.is_top and top + 1 not in cited:
+            confirmed = scores[top].support
+            if judge is not None:  # --verify llm: the judge has the last word on the new citation too
+                confirmed = judge_with_model(claim.text, [(top + 1, given[top])], judge, usage)
+            if confirmed.is_top:
+                cited, support, best, best_n, attributed = [top + 1], confirmed, scores[top], top + 1, True
+    if support not in SHOWN:
+        return DroppedSentence(with_citations(claim.text, cited), UNSUPPORTED)
+    ungrounded = ungrounded_terms(claim.text, texts)
+    if ungrounded and support.is_top:
+        support = Support.WEAK  # right topic, but it names things no source mentions
+    # "The paper also ..." citing one source (or, citing several, the one holding the evidence) is named.
+    named_n = cited[0] if len(cited) == 1 else best_n
+    text, subject = name_vague_subject(claim.text, given[named_n - 1]) if named_n else (claim.text, None)
+    sentence = CitedSentence(
+        text,
+        cited,
+        support,
+        best.score if best else None,
+        attributed,
+        _evidence(best, best_n) if best and best_n else None,
+        ungrounded,
+        conflict=bool(best and best.conflict and judge is None),
+        subject=subject,
+        subject_source=named_n if subject else None,
+    )
+    return Checked(sentence, claim.paragraph, [given[n - 1] for n in cited])
+
+
 def check_reply(
     topic: str,
     reply: Completion,
@@ -81,47 +168,23 @@ def check_reply(
 ) -> Answer:
     """The model's reply as an answer whose every shown sentence is cited and checked (``judge``: --verify llm)."""
     claims = read_claims(reply)
-    removed: list[int] = []
     dropped: list[DroppedSentence] = []
     if reply.stopped and claims:  # the stream was closed mid-sentence: its last sentence is unfinished
         dropped.append(DroppedSentence(claims.pop().text, CUT_OFF))
-    keep, repeats = first_occurrences([c.text for c in claims])
-    dropped += [DroppedSentence(claims[i].text, REPEATED) for i in repeats]
-    claims = [claims[i] for i in keep]
-    table = score_against_sources([c.text for c in claims], given)
-    source_texts = [source_block(n, p) for n, p in enumerate(given, start=1)]
+    removed: list[int] = []
+    for claim in claims:
+        removed += [n for n in keep_given(claim.numbers, len(given))[1] if n not in removed]
+    claims, screened = screen_claims(claims, given)
+    dropped += screened
+    table = title_only_unsupported(score_against_sources([c.text for c in claims], given), given)
+    texts = source_texts(given)
     checked: list[Checked] = []
     for claim, scores in zip(claims, table, strict=True):
-        cited, invalid = keep_given(claim.numbers, len(given))
-        removed += [n for n in invalid if n not in removed]
-        support, best, best_n = _label_cited(claim.text, cited, scores, given, judge, usage)
-        attributed = False
-        if support in (Support.UNCITED, Support.UNSUPPORTED, Support.WEAK):
-            # The model cited nothing, or a source that does not back the sentence: find the one that does.
-            top = max(range(len(given)), key=lambda j: scores[j].score)
-            if scores[top].support.is_top and top + 1 not in cited:
-                confirmed = scores[top].support
-                if judge is not None:  # --verify llm: the judge has the last word on the new citation too
-                    confirmed = judge_with_model(claim.text, [(top + 1, given[top])], judge, usage)
-                if confirmed.is_top:
-                    cited, support, best, best_n, attributed = [top + 1], confirmed, scores[top], top + 1, True
-        if support not in SHOWN:
-            dropped.append(DroppedSentence(with_citations(claim.text, cited), UNSUPPORTED))
-            continue
-        ungrounded = ungrounded_terms(claim.text, source_texts)
-        if ungrounded and support.is_top:
-            support = Support.WEAK  # right topic, but it names things no source mentions
-        sentence = CitedSentence(
-            claim.text,
-            cited,
-            support,
-            best.score if best else None,
-            attributed,
-            _evidence(best, best_n) if best and best_n else None,
-            ungrounded,
-            conflict=bool(best and best.conflict and judge is None),
-        )
-        checked.append(Checked(sentence, claim.paragraph, [given[n - 1] for n in cited]))
+        result = check_claim(claim, scores, given, texts, usage, judge)
+        if isinstance(result, DroppedSentence):
+            dropped.append(result)
+        else:
+            checked.append(result)
     return _assemble(topic, checked, dropped, removed, reply, usage)
 
 
@@ -147,6 +210,8 @@ def _assemble(
         old_to_new = dict(zip(item.sentence.citations, numbers, strict=True))
         if item.sentence.evidence is not None:
             item.sentence.evidence.source = old_to_new[item.sentence.evidence.source]
+        if item.sentence.subject_source is not None:
+            item.sentence.subject_source = old_to_new[item.sentence.subject_source]
         item.sentence.citations = numbers
         item.sentence.text = with_citations(item.sentence.text, numbers)
         paragraphs.setdefault(item.paragraph, []).append(item.sentence.text)

@@ -1,15 +1,18 @@
-"""What small models do when they lose the thread: say one sentence over and over, and name things
-(institutions, funders, numbers) that no source mentions. Caught here, in code.
+"""What small models do when they lose the thread: say one sentence over and over (or nearly), write pieces
+that are not sentences, restate a source's title as a finding, and name things (institutions, funders,
+numbers) that no source mentions. Caught here, in code.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from rag.llm.types import StreamWatch
-from rag.text import split_sentences
+from rag.text import split_sentences, stopwords, tokenize
 from rag.writing.citations import CITATION_GROUP
 
 # A sentence seen this many times means the model is looping: stop reading it.
@@ -23,8 +26,29 @@ _JSON_TEXT = re.compile(r'"text"\s*:\s*"((?:[^"\\]|\\.)*)')
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
 # Names: runs of capitalised words, allowing the small words inside institution names.
 _NAME = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:of|for|the|de|di|van|von)?\s*[A-Z][\w'’-]*)+|\b[A-Z]{2,}[a-z]?s?\b")
-_LEADING_WORDS = frozenset({"the", "a", "an", "this", "these", "those", "our", "their", "in", "on", "at", "by"})
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?\s*%?")
+# Fewer words than this is a piece of a sentence ("in a 2"), whatever its punctuation.
+MIN_SENTENCE_WORDS = 4
+# A sentence ends on a content word: one ending on these was cut mid-phrase ("the role of capacity in a").
+_DANGLING_WORDS = (
+    "a an the of in on at to for from with by and or but nor as that which whose than its their our his her "
+    "is are was were be been this these such via into onto over under between among"
+)
+_DANGLING_END = frozenset(_DANGLING_WORDS.split())
+# Less than this share of letters among the visible characters is junk ("2022-01-20 20:30:30.142.142").
+MIN_LETTER_SHARE = 0.5
+# The same short group three times over, separated by punctuation: ".142.142.142".
+_REPEATED_GROUP = re.compile(r"([^\w\s]\w{1,6})\1{2,}")
+# Two sentences sharing this share of the shorter one's terms say the same thing (one repeats the other).
+NEAR_DUPLICATE_OVERLAP = 0.8
+MIN_DUPLICATE_TERMS = 3
+# A sentence must add this many terms to a source's title to say something beyond it...
+MIN_TERMS_BEYOND_TITLE = 2
+# ...words that say a paper exists, not what it finds, do not count ("The paper explores <title>").
+_NO_NEWS = (
+    "paper work study author article research propose present introduce explore investigate examine discuss "
+    "describe address focus also approach method new novel et al"
+)
 
 
 def normalized(sentence: str) -> str:
@@ -53,35 +77,93 @@ def repetition_watch(max_repeats: int = MAX_REPEATS) -> StreamWatch:
 
 
 def first_occurrences(sentences: Sequence[str]) -> tuple[list[int], list[int]]:
-    """(indexes to keep, indexes that repeat an earlier sentence)."""
+    """(indexes to keep, indexes that repeat an earlier kept sentence, word for word or nearly)."""
     seen: set[str] = set()
+    kept_terms: list[set[str]] = []
     keep, repeats = [], []
     for i, sentence in enumerate(sentences):
         key = normalized(sentence)
-        if key and key in seen:
+        # "Yuan et al. propose X" and "Liang et al. propose Y" share their frame, not their news.
+        terms = set(tokenize(CITATION_GROUP.sub("", sentence))) - no_news_terms()
+        if (key and key in seen) or any(_near_duplicate(terms, earlier) for earlier in kept_terms):
             repeats.append(i)
         else:
             seen.add(key)
+            kept_terms.append(terms)
             keep.append(i)
     return keep, repeats
 
 
+def _near_duplicate(a: set[str], b: set[str]) -> bool:
+    """Token overlap, not only exact repeats: "capacity in a 2" after "capacity in a 3" says nothing new."""
+    smaller = min(len(a), len(b))
+    return smaller >= MIN_DUPLICATE_TERMS and len(a & b) / smaller >= NEAR_DUPLICATE_OVERLAP
+
+
+def fragment_reason(sentence: str) -> str | None:
+    """Why ``sentence`` (citations removed) is not a whole sentence, or None when it is one."""
+    bare = CITATION_GROUP.sub("", sentence).strip()
+    words = re.findall(r"[\w'’-]+", bare)
+    if len(words) < MIN_SENTENCE_WORDS:
+        return "too short"
+    if bare.count("(") != bare.count(")") or bare.count("[") != bare.count("]"):
+        return "unbalanced brackets"
+    if words[-1].lower() in _DANGLING_END:
+        return "ends mid-phrase"
+    visible = [ch for ch in bare if not ch.isspace()]
+    letters = sum(ch.isalpha() for ch in visible)
+    if letters < MIN_LETTER_SHARE * len(visible) or _REPEATED_GROUP.search(bare.replace(" ", "")):
+        return "not words"
+    return None
+
+
+@lru_cache(maxsize=1)
+def no_news_terms() -> frozenset[str]:
+    """Terms that say a paper exists rather than what it is about ("paper", "work", "propose", ...)."""
+    return frozenset(tokenize(_NO_NEWS))
+
+
+def restates_title(sentence: str, titles: Sequence[str]) -> bool:
+    """Whether ``sentence`` only restates one of the ``titles``: it adds fewer than MIN_TERMS_BEYOND_TITLE terms
+    to it, not counting words that only say a paper exists ("This work studies <title>")."""
+    terms = set(tokenize(CITATION_GROUP.sub("", sentence))) - no_news_terms()
+    for title in titles:
+        title_terms = set(tokenize(title))
+        if title_terms and terms & title_terms and len(terms - title_terms) < MIN_TERMS_BEYOND_TITLE:
+            return True
+    return False
+
+
+def _folded(text: str) -> str:
+    """Lower case without accents: "Dünner" in a source is "Dunner" in a model's sentence."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(ch))
+
+
 def ungrounded_terms(sentence: str, sources: Sequence[str]) -> list[str]:
-    """Names and numbers in ``sentence`` that appear in none of the ``sources`` (titles, authors, abstracts)."""
-    haystack = " ".join(sources).lower()
+    """Names and numbers in ``sentence`` that appear in none of the ``sources`` (titles, authors, venues,
+    abstracts). A capitalised word that only starts the sentence ("As", "In", "While") is not part of a name."""
+    haystack = _folded(" ".join(sources))
     claim = CITATION_GROUP.sub("", sentence)
+    common = stopwords()
     found: list[str] = []
     for match in _NAME.finditer(claim):
         words = match.group(0).split()
-        while words and words[0].lower() in _LEADING_WORDS:
-            words = words[1:]  # "The University of Tokyo" is named "University of Tokyo"
-        if not words or (len(words) == 1 and match.start() == 0):
+        while words and words[0].lower() in common:
+            words = words[1:]  # "The University of Tokyo" is named "University of Tokyo"; "As Yuan" is "Yuan"
+        at_start = not claim[: match.start()].strip(" \"'“(")
+        if not words or (len(words) == 1 and at_start and words == match.group(0).split()):
             continue  # a capitalised first word is just the start of the sentence
         name = " ".join(words)
-        if name.lower() not in haystack and name.lower().removesuffix("s") not in haystack:  # "NICs": "NIC"
+        candidates = [name, " ".join(words[1:])] if at_start and len(words) > 1 else [name]
+        if not any(_grounded(c, haystack) for c in candidates if c):
             found.append(name)
     for match in _NUMBER.finditer(claim):
         number = match.group(0).rstrip("% ").strip()
         if number not in haystack:
             found.append(match.group(0).strip())
     return list(dict.fromkeys(found))
+
+
+def _grounded(name: str, haystack: str) -> bool:
+    folded = _folded(name)
+    return folded in haystack or folded.removesuffix("s") in haystack  # "NICs": "NIC"

@@ -10,18 +10,36 @@ and an answer with no supported sentence falls back to quotes or an outline.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from rag.config import DEFAULT_LLM_CONTEXT_TOKENS
 from rag.embed.types import Embedder
 from rag.errors import SchemaRefusedError
 from rag.llm.prompts import load_prompt
 from rag.llm.types import CHARS_PER_TOKEN, ChatModel, Completion, OnToken, Usage
 from rag.records import Hit, Paper
-from rag.writing.answer import Answer, AnswerMode, DroppedSentence
+from rag.writing.answer import Answer, AnswerMode, Citation, DroppedSentence
 from rag.writing.checking import check_reply, has_supported_sentence, read_claims
 from rag.writing.citations import with_citations
 from rag.writing.degenerate import repetition_watch
-from rag.writing.extractive import extractive_answer, is_evidence, refusal
+from rag.writing.extractive import (
+    Quote,
+    choose_quotes,
+    is_evidence,
+    quoted_answer,
+    refusal,
+    related_without_abstract,
+    sentence_table,
+)
+from rag.writing.focus import (
+    LONG_SOURCE_SENTENCES,
+    PROMPT_AUTHORS,
+    SHORT_SOURCE_SENTENCES,
+    SHORT_SOURCE_TOKENS,
+    addresses_question,
+    focused_sources,
+)
+from rag.writing.live import OnSentence, SentenceFeed
 from rag.writing.outline import outline
 from rag.writing.sources import source_block, sources_text
 from rag.writing.structured import citation_schema, readable_stream
@@ -35,6 +53,11 @@ SENTENCES_PER_PAPER = 2
 MIN_LONG_SENTENCES = 6
 MAX_LONG_SENTENCES = 16
 FALLBACK_NOTE = "the model's answer had no sentence its sources support"
+OFF_QUESTION_NOTE = "the model's answer did not address the question"
+OFF_QUESTION = "not about the question"
+# Tokens a short answer (up to 4 sentences in JSON) and a --long one (up to 10) need at most.
+SHORT_ANSWER_TOKENS = 256
+LONG_ANSWER_TOKENS = 800
 WEAK_ONLY = "weakly supported, and the answer had no supported sentence"
 FALLBACK_OUTLINE = "Outline (the model's text had no sentence its sources support; see the notes)"
 FALLBACK_NAMES = {AnswerMode.EXTRACTIVE: "quotes from the papers", AnswerMode.OUTLINE: "an outline of the papers"}
@@ -44,6 +67,8 @@ FALLBACK_NAMES = {AnswerMode.EXTRACTIVE: "quotes from the papers", AnswerMode.OU
 class GenerationOptions:
     verify_with_llm: bool = False
     long: bool = False
+    # Estimated tokens of sources one prompt may hold (RAG_LLM_CONTEXT_TOKENS, or what a GGUF's window leaves).
+    source_tokens: int = DEFAULT_LLM_CONTEXT_TOKENS
 
 
 def _cited_reply(
@@ -51,23 +76,65 @@ def _cited_reply(
     prompt: Callable[[str], str],
     source_count: int,
     max_sentences: int,
-    on_token: OnToken | None,
+    stream: Stream,
     notes: list[str],
+    max_tokens: int | None = None,
 ) -> Completion:
     """The model's reply in JSON sentences where the endpoint takes a schema, else in [n] text."""
     system = load_prompt("system").template
+    reply = None
     if model.accepts_schema:
         try:
-            return model.complete(
+            reply = model.complete(
                 system,
                 prompt(load_prompt("format_json").render()),
-                readable_stream(on_token) if on_token else None,
+                stream.tokens(structured=True),
                 schema=citation_schema(source_count, max_sentences),
                 watch=repetition_watch(),
+                max_tokens=max_tokens,
             )
         except SchemaRefusedError as refused:
             notes.append(str(refused))
-    return model.complete(system, prompt(load_prompt("format_text").render()), on_token, watch=repetition_watch())
+    if reply is None:
+        reply = model.complete(
+            system,
+            prompt(load_prompt("format_text").render()),
+            stream.tokens(structured=False),
+            watch=repetition_watch(),
+            max_tokens=max_tokens,
+        )
+    stream.finish(reply)
+    return reply
+
+
+@dataclass
+class Stream:
+    """Who watches a reply as it streams: ``on_token`` the raw text (a JSON reply shown as its sentences),
+    ``on_sentence`` each sentence the check would show, checked against ``given`` as it completes."""
+
+    on_token: OnToken | None = None
+    on_sentence: OnSentence | None = None
+    given: Sequence[Paper] = ()
+    feed: SentenceFeed | None = field(default=None, init=False)
+
+    def tokens(self, structured: bool) -> OnToken | None:
+        shown = readable_stream(self.on_token) if self.on_token and structured else self.on_token
+        self.feed = SentenceFeed(self.given, self.on_sentence, structured) if self.on_sentence else None
+        feed = self.feed
+        if feed is None:
+            return shown
+
+        def both(token: str) -> None:
+            feed(token)
+            if shown is not None:
+                shown(token)
+
+        return both
+
+    def finish(self, reply: Completion) -> None:
+        """The reply is whole: its last sentence is checked too, unless rag cut the stream (it is unfinished)."""
+        if self.feed is not None and not reply.stopped:
+            self.feed.finish()
 
 
 def _checked(
@@ -86,16 +153,24 @@ def _checked(
     return answer
 
 
-def _fall_back(answer: Answer, fallback: Answer) -> Answer:
-    """No shown sentence is supported: show ``fallback`` (quotes or an outline), keep the model's text for --json."""
-    unshown = answer.dropped + [DroppedSentence(s.text, WEAK_ONLY) for s in answer.sentences]
+def _fall_back(answer: Answer, fallback: Answer, reason: str = FALLBACK_NOTE) -> Answer:
+    """No shown sentence is supported (or none is about the question): show ``fallback`` (quotes or an outline),
+    keep the model's text for --json."""
+    unshown_reason = WEAK_ONLY if reason == FALLBACK_NOTE else OFF_QUESTION
+    unshown = answer.dropped + [DroppedSentence(s.text, unshown_reason) for s in answer.sentences]
     written = len(unshown)
-    why = f"{FALLBACK_NOTE} (of {written} sentence{'s' if written != 1 else ''}; --json has them)"
+    why = f"{reason} (of {written} sentence{'s' if written != 1 else ''}; --json has them)"
     fallback.notes = [*answer.notes, f"{why}; showing {FALLBACK_NAMES[fallback.mode]} instead", *fallback.notes]
     fallback.model_text, fallback.dropped = answer.model_text, unshown
     fallback.usage, fallback.model = answer.usage, answer.model
     fallback.removed_citations = answer.removed_citations
     return fallback
+
+
+def answer_tokens(long: bool) -> int:
+    """The most tokens an answer of that length needs (its sentences, JSON around them): a short answer is
+    not left to run on to RAG_LLM_MAX_TOKENS."""
+    return LONG_ANSWER_TOKENS if long else SHORT_ANSWER_TOKENS
 
 
 def llm_answer(
@@ -106,26 +181,67 @@ def llm_answer(
     min_relevance: float,
     options: GenerationOptions,
     on_token: OnToken | None = None,
+    on_sentence: OnSentence | None = None,
 ) -> Answer:
-    """A cited answer from the model, or a refusal (without calling it) when nothing is relevant."""
-    evidence = [h.evidence() for h in hits if is_evidence(h, question, min_relevance)]
-    if not evidence:
-        return refusal(question, hits)
+    """A cited answer from the model, or a refusal (without calling it) when nothing is relevant; quotes from
+    the papers instead when no sentence is supported or none is about the question, and under it when the model
+    kept fewer supported sentences than there are quotes."""
+    evidence_hits = [h for h in hits if is_evidence(h, question, min_relevance)]
+    related = related_without_abstract(hits, question, min_relevance)
+    if not evidence_hits:
+        answer = refusal(question, hits)
+        answer.related = related
+        return answer
+    table = sentence_table(question, evidence_hits, embedder)
+    if options.long:
+        shown = focused_sources(table, LONG_SOURCE_SENTENCES, options.source_tokens)
+    else:
+        shown = focused_sources(table, SHORT_SOURCE_SENTENCES, min(SHORT_SOURCE_TOKENS, options.source_tokens))
+    evidence = [row.hit.evidence() for row in table[: len(shown)]]  # checked against the whole text
     length = LONG_ANSWER if options.long else SHORT_ANSWER
     notes: list[str] = []
 
     def prompt(citation_format: str) -> str:
+        sources = sources_text(shown, max_authors=PROMPT_AUTHORS)
         return load_prompt("ask").render(
-            question=question, sources=sources_text(evidence), length=length, citation_format=citation_format
+            question=question, sources=sources, length=length, citation_format=citation_format
         )
 
     limit = LONG_ANSWER_SENTENCES if options.long else SHORT_ANSWER_SENTENCES
-    reply = _cited_reply(model, prompt, len(evidence), limit, on_token, notes)
+    stream = Stream(on_token, on_sentence, evidence)
+    reply = _cited_reply(model, prompt, len(evidence), limit, stream, notes, answer_tokens(options.long))
     answer = _checked(question, reply, evidence, model, Usage(), options, notes)
-    answer.hits = list(hits)
+    answer.hits, answer.related = list(hits), related
+    quotes = choose_quotes(table)
     if not has_supported_sentence(answer):
-        return _fall_back(answer, extractive_answer(question, hits, embedder, min_relevance))
+        return _fall_back(answer, _quoted(question, hits, quotes, related))
+    if not addresses_question(question, [s.text for s in answer.sentences], embedder):
+        return _fall_back(answer, _quoted(question, hits, quotes, related), OFF_QUESTION_NOTE)
+    _add_more_from_papers(answer, quotes)
     return answer
+
+
+def _quoted(question: str, hits: Sequence[Hit], quotes: Sequence[Quote], related: list[Paper]) -> Answer:
+    answer = quoted_answer(question, hits, quotes)
+    answer.related = related
+    return answer
+
+
+def _add_more_from_papers(answer: Answer, quotes: Sequence[Quote]) -> None:
+    """Fewer supported sentences than quotes: the quotes of papers no supported sentence cites go under it."""
+    supported = [s for s in answer.sentences if s.support is not None and s.support.is_top]
+    if len(supported) >= len(quotes):
+        return
+    backed = {answer.citations[n - 1].paper.id for s in supported for n in s.citations}
+    for quote in quotes:
+        if quote.hit.paper.id in backed:
+            continue
+        listed = [*answer.citations, *answer.more_citations]
+        known = next((c.n for c in listed if c.paper.id == quote.hit.paper.id), None)
+        if known is None:
+            known = len(listed) + 1
+            answer.more_citations.append(Citation(known, quote.hit.paper))
+        answer.more_from_papers.append(quote.line(known))
 
 
 def _parts(papers: Sequence[Paper], budget_tokens: int) -> list[list[int]]:
@@ -159,8 +275,10 @@ def llm_summary(
     budget_tokens: int,
     options: GenerationOptions,
     on_token: OnToken | None = None,
+    on_sentence: OnSentence | None = None,
 ) -> Answer:
     """Themed, cited summary; papers that do not fit one prompt are summarized in parts, then merged."""
+    stream = Stream(on_token, on_sentence, papers)
     usage = Usage()
     notes: list[str] = []
     parts = _parts(papers, budget_tokens)
@@ -172,11 +290,11 @@ def llm_summary(
         )
 
     if len(parts) == 1:
-        reply = _cited_reply(model, part_prompt(parts[0]), len(papers), _long_limit(len(papers)), on_token, notes)
+        reply = _cited_reply(model, part_prompt(parts[0]), len(papers), _long_limit(len(papers)), stream, notes)
     else:
         partials = []
         for part in parts:
-            partial = _cited_reply(model, part_prompt(part), len(papers), _long_limit(len(part)), None, notes)
+            partial = _cited_reply(model, part_prompt(part), len(papers), _long_limit(len(part)), Stream(), notes)
             usage.add(partial.usage)
             partials.append(_as_text(partial))
 
@@ -186,7 +304,7 @@ def llm_summary(
                 topic=topic, summaries=summaries, citation_format=citation_format
             )
 
-        reply = _cited_reply(model, merge_prompt, len(papers), _long_limit(len(papers)), on_token, notes)
+        reply = _cited_reply(model, merge_prompt, len(papers), _long_limit(len(papers)), stream, notes)
     answer = _checked(topic, reply, papers, model, usage, options, notes)
     if not has_supported_sentence(answer):
         return _fall_back(answer, outline(topic, papers, embedder, FALLBACK_OUTLINE))
@@ -201,6 +319,7 @@ def llm_draft(
     embedder: Embedder | None,
     options: GenerationOptions,
     on_token: OnToken | None = None,
+    on_sentence: OnSentence | None = None,
 ) -> Answer:
     """Related-work paragraphs; lists the given papers the model left uncited."""
     numbers = [papers.index(p) + 1 for p in must_cite]
@@ -212,7 +331,8 @@ def llm_draft(
             topic=topic, sources=sources_text(papers), must_cite=requirement, citation_format=citation_format
         )
 
-    reply = _cited_reply(model, prompt, len(papers), _long_limit(len(papers)), on_token, notes)
+    stream = Stream(on_token, on_sentence, papers)
+    reply = _cited_reply(model, prompt, len(papers), _long_limit(len(papers)), stream, notes)
     draft = _checked(topic, reply, papers, model, Usage(), options, notes)
     if not has_supported_sentence(draft):
         draft = _fall_back(draft, outline(topic, papers, embedder, FALLBACK_OUTLINE))
