@@ -25,8 +25,9 @@ from rag.config import DEFAULT_OPENAI_MODEL, DEFAULT_TOP_K, load_settings
 from rag.llm.pricing import OPENAI_PRICES
 from rag.llm.types import CHARS_PER_TOKEN
 from rag.services.context import Context
+from rag.services.drafting import draft
 from rag.services.requests import DraftRequest, SearchRequest, SummaryRequest, WritingOptions
-from rag.services.writing import ask, draft, summarize
+from rag.services.writing import ask, summarize
 
 QUESTIONS = [
     "which works target heterogeneous GPUs?",

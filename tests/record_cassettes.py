@@ -32,8 +32,9 @@ import httpx
 
 from rag.config import Settings, load_settings
 from rag.services.context import Context
+from rag.services.drafting import draft
 from rag.services.requests import DraftRequest, SearchRequest, SummaryRequest, WritingOptions
-from rag.services.writing import ask, draft, summarize
+from rag.services.writing import ask, summarize
 from rag.writing.answer import Answer
 
 CASSETTES = Path(__file__).resolve().parent / "cassettes"

@@ -23,8 +23,9 @@ from rag.config import load_settings
 from rag.formats.latex import to_latex
 from rag.formats.pandoc import to_pandoc
 from rag.services.context import Context
+from rag.services.drafting import draft
 from rag.services.requests import DraftRequest, SearchRequest, WritingOptions
-from rag.services.writing import ask, draft
+from rag.services.writing import ask
 from rag.writing.answer import AnswerMode, Support
 from rag.writing.degenerate import first_occurrences, fragment_reason, restates_title, ungrounded_terms
 

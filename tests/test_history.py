@@ -29,3 +29,40 @@ def test_a_damaged_log_is_one_line_and_never_fails_the_command(seeded: Path) -> 
     (seeded / "history.sqlite").write_bytes(b"not a database" * 100)
     listed = runner.invoke(app, ["log"])
     assert listed.exit_code == 1 and "cannot use the log" in listed.stderr and "remove it" in listed.stderr
+
+
+def test_questions_drafts_and_checks_are_logged_and_shown_again(seeded: Path, tmp_path: Path) -> None:
+    asked = runner.invoke(app, ["ask", "which works target heterogeneous GPUs?"])
+    assert asked.exit_code == 0
+    runner.invoke(app, ["draft", "mixture of experts", "--format", "latex"])
+    runner.invoke(app, ["ask", "a private question", "--no-log"])
+    (tmp_path / "paper.tex").write_text("Holmes trains models across heterogeneous NICs~\\cite{yang2023holmes}.\n")
+    runner.invoke(app, ["check", str(tmp_path / "paper.tex")])
+    listed = json.loads(runner.invoke(app, ["log", "--json"]).stdout)["entries"]
+    assert [(e["kind"], e["mode"]) for e in listed] == [
+        ("check", "offline"),
+        ("draft", "outline"),
+        ("ask", "extractive"),
+    ]
+    assert listed[2]["question"] == "which works target heterogeneous GPUs?" and listed[2]["library"] == "papers"
+    shown = runner.invoke(app, ["log", "show", str(listed[2]["id"])])
+    assert shown.exit_code == 0 and "References" in shown.stdout and "yuan2022decentralized" in shown.stdout
+    again = json.loads(runner.invoke(app, ["log", "show", str(listed[1]["id"]), "--json"]).stdout)
+    assert again["mode"] == "outline" and again["citations"]
+    assert "\\cite{" in runner.invoke(app, ["log", "show", str(listed[1]["id"])]).stdout, "the draft as written"
+    assert runner.invoke(app, ["log", "-n", "1", "--json"]).stdout.count('"kind"') == 1
+    missing = runner.invoke(app, ["log", "show", "9999"])
+    assert missing.exit_code == 1 and "`rag log` lists them" in missing.stderr
+
+
+def test_logging_can_be_turned_off(seeded: Path) -> None:
+    runner.invoke(app, ["ask", "which works target heterogeneous GPUs?"], env={"RAG_LOG": "false"})
+    listed = runner.invoke(app, ["log"])
+    assert listed.exit_code == 1 and "the log is empty" in listed.stderr
+
+
+def test_options_that_cannot_apply_say_so(seeded: Path) -> None:
+    long = runner.invoke(app, ["ask", "which works target heterogeneous GPUs?", "--long"])
+    assert long.exit_code == 0 and "--long needs a language model" in long.stderr
+    future = runner.invoke(app, ["ask", "which works target heterogeneous GPUs?", "--since", "2030"])
+    assert future.exit_code == 1 and "no paper here matches --since 2030: drop or widen the filter" in future.stderr

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rag.cli.options import AsJson, BaseUrl, Gguf, Model, NoCache, Verify, VerifyOption
+from rag.cli.options import AsJson, BaseUrl, Gguf, Model, NoCache, NoLog, Verify, VerifyOption
 from rag.cli.runtime import context, emit, handle_errors_as_usage
 
 if TYPE_CHECKING:
@@ -90,6 +90,7 @@ def check(
     base_url: BaseUrl = None,
     gguf: Gguf = None,
     no_cache: NoCache = False,
+    no_log: NoLog = False,
 ) -> None:
     """Check a manuscript's citations against the library, like a linter.
 
@@ -103,7 +104,7 @@ def check(
     from rag.services.requests import CheckRequest
     from rag.writing.manuscript_check import CheckLabel
 
-    request = CheckRequest(files, bib=bib, verify_llm=verify is Verify.LLM, cache=not no_cache)
+    request = CheckRequest(files, bib=bib, verify_llm=verify is Verify.LLM, cache=not no_cache, log=not no_log)
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
     with context(progress_after=PROGRESS_AFTER_SECONDS, **overrides) as ctx:
         report = core_check(ctx, request)

@@ -96,6 +96,7 @@ Gguf = Annotated[
     ),
 ]
 NoLlm = Annotated[bool, typer.Option("--no-llm", help="Do not call a model: extractive answer or outline.")]
+NoLog = Annotated[bool, typer.Option("--no-log", help="Do not keep this in `rag log` (RAG_LOG=false: never).")]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Ask the model again instead of reusing a cached answer.")]
 StreamJson = Annotated[
     bool,

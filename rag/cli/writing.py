@@ -20,6 +20,7 @@ from rag.cli.options import (
     Model,
     NoCache,
     NoLlm,
+    NoLog,
     ShowEvidence,
     Since,
     StreamJson,
@@ -104,10 +105,11 @@ def _write(
         live.close()
 
 
-def _options(no_llm: bool, no_cache: bool, verify: Verify, long: bool = False) -> WritingOptions:
+def _options(no_llm: bool, no_cache: bool, verify: Verify, no_log: bool, long: bool = False) -> WritingOptions:
     from rag.services.requests import WritingOptions
 
-    return WritingOptions(use_llm=not no_llm, long=long, verify_llm=verify is Verify.LLM, cache=not no_cache)
+    verify_llm = verify is Verify.LLM
+    return WritingOptions(use_llm=not no_llm, long=long, verify_llm=verify_llm, cache=not no_cache, log=not no_log)
 
 
 def _show_answer(as_json: bool, answer: Answer, evidence: bool) -> None:
@@ -138,6 +140,7 @@ def ask(
     long: Annotated[bool, typer.Option("--long", help="A paragraph instead of a short answer.")] = False,
     verify: VerifyOption = Verify.OFFLINE,
     no_cache: NoCache = False,
+    no_log: NoLog = False,
     evidence: ShowEvidence = False,
     stream: StreamJson = False,
 ) -> None:
@@ -151,7 +154,7 @@ def ask(
 
     request = search_request(question, top_k, since, until, lists, "question")
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
-    answer = _write(core_ask, request, _options(no_llm, no_cache, verify, long), overrides, as_json, stream)
+    answer = _write(core_ask, request, _options(no_llm, no_cache, verify, no_log, long), overrides, as_json, stream)
     _show_answer(as_json, answer, evidence)
 
 
@@ -174,6 +177,7 @@ def summarize(
     no_llm: NoLlm = False,
     verify: VerifyOption = Verify.OFFLINE,
     no_cache: NoCache = False,
+    no_log: NoLog = False,
     evidence: ShowEvidence = False,
     stream: StreamJson = False,
 ) -> None:
@@ -187,7 +191,7 @@ def summarize(
 
     request = SummaryRequest(from_stdin(query, "topic") if query else None, lists or [], max_papers)
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
-    answer = _write(core_summarize, request, _options(no_llm, no_cache, verify), overrides, as_json, stream)
+    answer = _write(core_summarize, request, _options(no_llm, no_cache, verify, no_log), overrides, as_json, stream)
     _show_answer(as_json, answer, evidence)
 
 
@@ -212,6 +216,7 @@ def draft(
     no_llm: NoLlm = False,
     verify: VerifyOption = Verify.OFFLINE,
     no_cache: NoCache = False,
+    no_log: NoLog = False,
     evidence: ShowEvidence = False,
     stream: StreamJson = False,
 ) -> None:
@@ -220,12 +225,12 @@ def draft(
     Every sentence cited and checked; markdown, LaTeX (\\cite) or Pandoc ([@key]).
     """
     from rag.services.contracts import draft_json
+    from rag.services.drafting import draft as core_draft
     from rag.services.requests import DraftRequest
-    from rag.services.writing import draft as core_draft
 
     request = DraftRequest(from_stdin(topic, "topic"), cite or [], max_papers, output_format, bib)
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
-    result = _write(core_draft, request, _options(no_llm, no_cache, verify), overrides, as_json, stream)
+    result = _write(core_draft, request, _options(no_llm, no_cache, verify, no_log), overrides, as_json, stream)
     if as_json:
         print_json(draft_json(result))
     elif result.shown_as_answer:

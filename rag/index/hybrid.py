@@ -75,6 +75,13 @@ class Filters:
     def active(self) -> bool:
         return self.year_min is not None or self.year_max is not None or bool(self.lists)
 
+    def described(self, names: Sequence[str]) -> str:
+        """The filters as the user gave them ('--since 2030 --list 002')."""
+        parts = [f"--since {self.year_min}"] if self.year_min is not None else []
+        parts += [f"--until {self.year_max}"] if self.year_max is not None else []
+        parts += [f"--list {name}" for name in names] if self.lists else []
+        return " ".join(parts)
+
     def accepts(self, paper: Paper) -> bool:
         if self.year_min is not None and (paper.year is None or paper.year < self.year_min):
             return False

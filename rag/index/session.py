@@ -128,6 +128,8 @@ class LibrarySession:
         k = self.settings.top_k if spec.k is None else spec.k
         query = spec.query.strip()
         hits = self.retriever().search(query, k, filters)
+        if not hits and filters.active and self.retriever().search(query, 1):
+            raise InputError(f"no paper here matches {filters.described(spec.lists)}: drop or widen the filter")
         self._fill_relevance(query, hits)
         return hits
 

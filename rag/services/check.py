@@ -17,6 +17,7 @@ from rag.manuscripts.citing import Manuscript
 from rag.manuscripts.reading import ManuscriptFormat, read_file, read_text
 from rag.records import Paper
 from rag.services.context import Context
+from rag.services.history import record_check
 from rag.services.ingest import ingest
 from rag.services.requests import CheckRequest, SearchRequest, WritingOptions
 from rag.services.results import CheckReport
@@ -83,9 +84,14 @@ def check(ctx: Context, request: CheckRequest) -> CheckReport:
         papers = {cite.key: _paper(library, cite.key) for cite in manuscript.cites}
         if judge is None:
             checker = ManuscriptChecker(papers.__getitem__, lambda s: _retrieve(library, s), progress=ctx.progress)
-            return CheckReport(checker.check(sentences), warnings, "offline", manuscript.files)
+            report = CheckReport(checker.check(sentences), warnings, "offline", manuscript.files)
+    if judge is not None:
         # The judge may flag any sentence: candidates for all of them now, while the library is open.
-        pool = _retrieve(library, list(dict.fromkeys(s.text for s in sentences if s.text)))
-    checker = ManuscriptChecker(papers.__getitem__, lambda _: pool, judge, progress=ctx.progress)
-    checks = checker.check(sentences)
-    return CheckReport(checks, warnings, f"llm judge ({judge.name})", manuscript.files, checker.usage)
+        with ctx.reader() as library:
+            pool = _retrieve(library, list(dict.fromkeys(s.text for s in sentences if s.text)))
+        checker = ManuscriptChecker(papers.__getitem__, lambda _: pool, judge, progress=ctx.progress)
+        checks = checker.check(sentences)
+        report = CheckReport(checks, warnings, f"llm judge ({judge.name})", manuscript.files, checker.usage)
+    if request.log:
+        record_check(ctx, report)
+    return report

@@ -6,15 +6,37 @@ import json
 from typing import Any
 
 from rag.errors import NotFoundError, RagError
+from rag.formats.markdown import to_markdown
 from rag.index.history import History
 from rag.records import LogEntry
 from rag.services.context import Context
+from rag.services.contracts import answer_json, check_json
+from rag.services.requests import WritingOptions
+from rag.services.results import CheckReport
+from rag.writing.answer import Answer
+from rag.writing.manuscript_check import CheckLabel, finding
 
 DEFAULT_SHOWN = 20
 
 
 def _history(ctx: Context) -> History:
     return History(ctx.storage().layout.history)
+
+
+def record_answer(
+    ctx: Context, kind: str, question: str, answer: Answer, options: WritingOptions, document: str | None = None
+) -> None:
+    """Log an answer, summary or draft as the user read it (Markdown with references, or the document)."""
+    if options.log:
+        text = document if document is not None else to_markdown(answer)
+        record(ctx, kind, question, text, answer_json(answer), answer.mode.value, answer.model)
+
+
+def record_check(ctx: Context, report: CheckReport) -> None:
+    """Log a manuscript check: its findings as the linter lines, and the summary."""
+    lines = [finding(c) for c in report.checks if c.label is not CheckLabel.EVIDENCE] + [report.summary_line()]
+    question = ", ".join(report.files)
+    record(ctx, "check", question, "\n".join(lines), check_json(report), report.checker, None)
 
 
 def record(

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from rag.llm.types import OnToken
 from rag.services import check as check_service
+from rag.services import drafting, manage, read
 from rag.services import ingest as ingest_service
-from rag.services import manage, read
 from rag.services import writing as writing_service
 from rag.services.context import Context
 from rag.services.requests import (
@@ -84,7 +84,7 @@ class Library:
         """Related-work paragraphs on ``topic``: ``.answer`` checked and cited, ``.document`` in ``output_format``
         (markdown, latex, pandoc); ``bib`` also writes the cited papers (FILE.bib or FILE.json)."""
         request = DraftRequest(topic, list(cite), format=output_format, bib=Path(bib) if bib is not None else None)
-        return writing_service.draft(self.ctx, request, options)
+        return drafting.draft(self.ctx, request, options)
 
     def ingest(
         self, paths: Sequence[str | Path], *, full_text: bool = True, zotero_collections: Sequence[str] = ()

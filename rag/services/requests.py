@@ -46,6 +46,7 @@ class WritingOptions:
     long: bool = False
     verify_llm: bool = False
     cache: bool = True
+    log: bool = True  # kept in `rag log` (unless RAG_LOG=false)
 
 
 @dataclass
@@ -89,6 +90,7 @@ class CheckRequest:
     bib: Path | None = None  # ingested into the library before the check: the manuscript's bibliography
     verify_llm: bool = False
     cache: bool = True
+    log: bool = True  # kept in `rag log`
 
 
 @dataclass(frozen=True)

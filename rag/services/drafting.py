@@ -1,0 +1,95 @@
+"""`rag draft`: related-work paragraphs in the format asked for, and the cited papers as a bibliography."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rag.errors import InputError
+from rag.formats.registry import BibliographyFormat, bibliography_for, document_format
+from rag.llm.types import OnToken
+from rag.records import Paper
+from rag.services.context import Context
+from rag.services.history import record_answer
+from rag.services.requests import DEFAULT_WRITING, DraftRequest, SearchRequest, WritingOptions
+from rag.services.results import Draft
+from rag.services.writing import generation_options
+from rag.text import plural
+from rag.writing.answer import Answer
+from rag.writing.extractive import is_evidence, refusal, related_without_abstract
+from rag.writing.generation import llm_draft
+from rag.writing.live import OnSentence
+from rag.writing.outline import outline
+
+
+def draft(
+    ctx: Context,
+    request: DraftRequest,
+    options: WritingOptions = DEFAULT_WRITING,
+    on_token: OnToken | None = None,
+    on_sentence: OnSentence | None = None,
+) -> Draft:
+    """Related-work paragraphs on TOPIC in the format asked for (an outline without a model), --cite papers
+    always included; with ``request.bib``, the cited papers are written there as a bibliography."""
+    chosen = document_format(request.format)  # both checked before any model call: a typo costs nothing
+    bibliography = bibliography_for(request.bib) if request.bib is not None else None
+    answer = _draft_answer(ctx, request, options, on_token, on_sentence)
+    written = None
+    if request.bib is not None and bibliography is not None:
+        written = _write_bibliography(ctx, request.bib, bibliography, answer)
+    document = chosen.render(answer)
+    record_answer(ctx, "draft", request.topic.strip(), answer, options, document=document)
+    return Draft(answer, chosen.name, document, chosen.shown_as_answer, written)
+
+
+def _write_bibliography(ctx: Context, path: Path, chosen: BibliographyFormat, answer: Answer) -> Path | None:
+    papers = [c.paper for c in answer.citations]
+    if not papers:
+        ctx.notify(f"nothing cited, so {path} was not written")
+        return None
+    try:
+        path.write_text(chosen.write(papers), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    ctx.notify(f"wrote {plural(len(papers), 'entry', 'entries')} ({chosen.label}) to {path}")
+    return path
+
+
+def _draft_answer(
+    ctx: Context,
+    request: DraftRequest,
+    options: WritingOptions,
+    on_token: OnToken | None,
+    on_sentence: OnSentence | None,
+) -> Answer:
+    topic = request.topic.strip()
+    if not topic:
+        raise InputError('the topic is empty; try e.g. rag draft "decentralized training on heterogeneous GPUs"')
+    if request.max_papers < 1:
+        raise InputError(f"-k must be at least 1 (got {request.max_papers})")
+    model = ctx.chat_model(options)
+    with ctx.reader() as library:
+        required = list({p.id: p for p in (library.paper(key) for key in request.cite)}.values())
+        hits = library.search(SearchRequest(topic, request.max_papers))
+        relevant = [h.evidence() for h in hits if is_evidence(h, topic, ctx.settings.min_relevance)]
+        related = related_without_abstract(hits, topic, ctx.settings.min_relevance)
+        embedder = library.embedder
+    required_ids = {p.id for p in required}
+    papers: list[Paper] = required + [p for p in relevant if p.id not in required_ids]
+    papers = papers[: max(request.max_papers, len(required))]
+    if not papers:
+        answer = refusal(topic, hits)
+    elif model is None:
+        answer = outline(topic, papers, embedder)
+    else:
+        answer = llm_draft(
+            topic,
+            papers,
+            required,
+            model,
+            embedder,
+            generation_options(options, ctx.settings.llm_context_tokens),
+            on_token,
+            on_sentence,
+        )
+    answer.related = [p for p in related if p.id not in {c.paper.id for c in answer.citations}]
+    return answer
