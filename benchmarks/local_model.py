@@ -77,19 +77,25 @@ def _stems(text: str) -> set[str]:
     return {w[:5] for w in _words(text) if w not in COMMON and len(w) > 2}
 
 
-def faults(sentences: list[dict[str, Any]], titles: list[str]) -> dict[str, int]:
-    """Fragments, titles and near-duplicates among the shown sentences, by this script's rules."""
-    counts = {"fragments": 0, "titles": 0, "near_duplicates": 0}
+def faults(sentences: list[dict[str, Any]], titles: list[str]) -> dict[str, Any]:
+    """Fragments, titles and near-duplicates among the shown sentences, by this script's rules, and which."""
+    counts: dict[str, Any] = {"fragments": 0, "titles": 0, "near_duplicates": 0, "flagged": []}
     earlier: list[set[str]] = []
     for sentence in sentences:
         words = _words(sentence["text"])
         bare = _CITATION.sub("", sentence["text"])
+        content = set(words) - COMMON
+        found = []
         if len(words) < FRAGMENT_MIN_WORDS or words[-1] in FUNCTION_WORDS or bare.count("[") != bare.count("]"):
-            counts["fragments"] += 1
-        if any(_overlap(set(words) - COMMON, set(_words(t)) - COMMON) >= TITLE_OVERLAP for t in titles if t):
-            counts["titles"] += 1
+            found.append("fragments")
+        # A title used as a sentence: nearly all the sentence's words are the title's.
+        if content and any(len(content & set(_words(t))) / len(content) >= TITLE_OVERLAP for t in titles if t):
+            found.append("titles")
         if any(_overlap(set(words), e) >= DUPLICATE_OVERLAP for e in earlier):
-            counts["near_duplicates"] += 1
+            found.append("near_duplicates")
+        for kind in found:
+            counts[kind] += 1
+            counts["flagged"].append((kind, sentence["text"]))
         earlier.append(set(words))
     return counts
 

@@ -93,6 +93,7 @@ def _ask(fake: FakeOpenAI, reply: str, question: str = HETEROGENEOUS_QUESTION): 
         "Training (with GPUs and FPGAs is faster",
         "2022-01-20 20:30:30.142.142.142",
         "Yes.",
+        '"text": "The present study aims to investigate the application of data',
     ],
 )
 def test_fragments_are_not_sentences(piece: str) -> None:
@@ -119,6 +120,19 @@ def test_a_title_restated_is_not_a_finding() -> None:
     assert not restates_title(
         "Emergent languages use longer messages for frequent inputs, the opposite of natural languages.", [title]
     )
+    usage = "On the Usage of Psychophysiological Data in Software Engineering: An Extended Systematic Mapping Study"
+    assert restates_title(
+        "The present study aims to investigate the application of psychophysiological data in software engineering",
+        [usage],
+    ), "SmolLM2's restatement of a thesis library's title (aims, application: framing, not news)"
+
+
+def test_a_json_reply_cut_before_its_sources_gives_its_texts_not_its_braces() -> None:
+    from rag.writing.structured import parse_structured
+
+    cut = '{\n  "sentences": [\n    {\n      "text": "Dry electrodes record EEG without gel. They are quick.",\n'
+    (sentence,) = parse_structured(cut) or []
+    assert sentence.text == "Dry electrodes record EEG without gel. They are quick." and sentence.sources == []
 
 
 def test_near_duplicates_are_repeats() -> None:

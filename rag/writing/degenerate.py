@@ -37,6 +37,8 @@ _DANGLING_WORDS = (
 _DANGLING_END = frozenset(_DANGLING_WORDS.split())
 # Less than this share of letters among the visible characters is junk ("2022-01-20 20:30:30.142.142").
 MIN_LETTER_SHARE = 0.5
+# A key or a brace of the JSON a model was asked for, left in a sentence ('"text": "The study ...').
+_JSON_SYNTAX = re.compile(r'"\w+"\s*:|[{}]')
 # The same short group three times over, separated by punctuation: ".142.142.142".
 _REPEATED_GROUP = re.compile(r"([^\w\s]\w{1,6})\1{2,}")
 # Two sentences sharing this share of the shorter one's terms say the same thing (one repeats the other).
@@ -47,7 +49,8 @@ MIN_TERMS_BEYOND_TITLE = 2
 # ...words that say a paper exists, not what it finds, do not count ("The paper explores <title>").
 _NO_NEWS = (
     "paper work study author article research propose present introduce explore investigate examine discuss "
-    "describe address focus also approach method new novel et al"
+    "describe address focus also approach method new novel et al aim goal purpose application use usage context "
+    "field area topic overview detail"
 )
 
 
@@ -108,6 +111,8 @@ def fragment_reason(sentence: str) -> str | None:
         return "too short"
     if bare.count("(") != bare.count(")") or bare.count("[") != bare.count("]"):
         return "unbalanced brackets"
+    if _JSON_SYNTAX.search(bare):
+        return "JSON, not prose"
     if words[-1].lower() in _DANGLING_END:
         return "ends mid-phrase"
     visible = [ch for ch in bare if not ch.isspace()]

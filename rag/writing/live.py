@@ -20,7 +20,7 @@ from rag.writing.checking import (
     title_only_unsupported,
 )
 from rag.writing.citations import Claim, claims_from_text
-from rag.writing.structured import parse_structured
+from rag.writing.structured import complete_sentences
 from rag.writing.verification import score_against_sources
 
 # A shown sentence and the papers it cites (numbered as the model was given them).
@@ -49,7 +49,7 @@ class SentenceFeed:
 
     def _check_new(self, finished: bool) -> None:
         if self.structured and self.text.lstrip().startswith("{"):
-            claims = structured_claims(parse_structured(self.text) or [])  # only objects closed so far
+            claims = structured_claims(complete_sentences(self.text)[0])  # only objects closed so far
         else:
             claims = claims_from_text(self.text)
             claims = claims if finished else claims[:-1]  # plain text: the last sentence may still be growing

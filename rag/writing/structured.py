@@ -18,6 +18,7 @@ MAX_SENTENCE_CHARS = 400
 # A JSON sentence object as grammar-constrained servers write it (keys in schema order), complete or not.
 _SENTENCE_OBJECT = re.compile(r'\{\s*"text"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"sources"\s*:\s*\[([^\]]*)\]', re.S)
 _OPEN_TEXT = re.compile(r'"text"\s*:\s*"((?:[^"\\]|\\.)*)$', re.S)
+_CLOSED_TEXT = re.compile(r'"text"\s*:\s*"((?:[^"\\]|\\.)*)"', re.S)
 
 
 @dataclass
@@ -82,10 +83,19 @@ def parse_structured(text: str) -> list[ModelSentence] | None:
                 numbers = [n for n in raw_sources if isinstance(n, int)] if isinstance(raw_sources, list) else []
                 sentences.append(ModelSentence(item["text"].strip(), numbers))
         return [s for s in sentences if s.text]
-    found = [
-        ModelSentence(_unescape(m.group(1)).strip(), _numbers(m.group(2))) for m in _SENTENCE_OBJECT.finditer(text)
-    ]
+    found, _ = complete_sentences(text)
+    if not found and text.lstrip().startswith("{"):
+        # The JSON asked for, cut off before its first sources list: its whole "text" values are its sentences
+        # (without sources: attributed or dropped), never its braces and keys read as prose.
+        found = [ModelSentence(_unescape(m.group(1)).strip(), []) for m in _CLOSED_TEXT.finditer(text)]
     return [s for s in found if s.text] or None
+
+
+def complete_sentences(text: str) -> tuple[list[ModelSentence], int]:
+    """The sentence objects of a JSON reply closed so far (text and sources both written), and where they end."""
+    complete = list(_SENTENCE_OBJECT.finditer(text))
+    found = [ModelSentence(_unescape(m.group(1)).strip(), _numbers(m.group(2))) for m in complete]
+    return [s for s in found if s.text], complete[-1].end() if complete else 0
 
 
 def readable_stream(on_token: OnToken) -> OnToken:
