@@ -17,7 +17,7 @@ from rag.cli import app
 
 runner = CliRunner()
 RAG = [sys.executable, "-m", "rag"]
-PARALLEL_READERS = 3
+PARALLEL_READERS = 6  # enough to meet the race of several processes creating the store at once
 
 
 def test_a_missing_library_is_an_error_and_is_not_created(seeded: Path) -> None:

@@ -15,6 +15,7 @@ What differs between the two:
 from __future__ import annotations
 
 import shutil
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
 
 # The first run indexes the bundled corpus under the lock; a second process starting at once waits this long.
 FIRST_USE_LOCK_TIMEOUT = 120.0
+# Seconds a process keeps trying to open an embedded store that another one is creating, and between tries.
+CONNECT_RETRY_SECONDS = 10.0
+CONNECT_RETRY_PAUSE = 0.2
 
 
 class Backend(ABC):
@@ -196,9 +200,22 @@ class EmbeddedBackend(Backend):
         return "run `rag reindex` to rebuild it from the saved papers"
 
     def _connect(self) -> ClientAPI:
-        client = connect(self.layout.root, None)
+        client = self._connect_while_created()
         self._stamp = self._stamp_of(self._watching)  # after connecting: opening the store writes its database
         return client
+
+    def _connect_while_created(self) -> ClientAPI:
+        """Open the store; while another process is creating it or writing to it (several first runs at once),
+        opening can fail for a moment: try again, for a bounded time, rather than call the index damaged."""
+        new = not self.layout.chroma_db.exists()
+        deadline = time.monotonic() + CONNECT_RETRY_SECONDS
+        while True:
+            try:
+                return connect(self.layout.root, None)
+            except StoreError:
+                if time.monotonic() > deadline or not (new or self.writer_busy()):
+                    raise
+                time.sleep(CONNECT_RETRY_PAUSE)
 
     def prepare(self) -> None:
         ensure_data_dir(self.layout.root)
