@@ -122,3 +122,12 @@ def test_the_storage_backend_is_a_seam_a_context_can_be_given(tmp_path: Path, no
     listing = papers(Context(settings, backend=EmbeddedBackend(elsewhere)))
     assert len(listing.papers) == 39
     assert elsewhere.catalog("papers").exists() and not settings.data_dir.exists()
+
+
+def test_every_command_that_reads_the_default_library_fills_it_the_first_time(tmp_path: Path, no_model: Path) -> None:
+    """`rag remove --dry-run KEY` on a new data dir said the default library did not exist, while show, papers,
+    export, map and summarize filled it with the bundled corpus: one first-use rule for all."""
+    dry = runner.invoke(app, ["--data-dir", str(tmp_path / "a"), "remove", "--dry-run", "yuan2022decentralized"])
+    assert dry.exit_code == 0, dry.stderr
+    assert "first run: indexing the bundled corpus" in dry.stderr and "yuan2022decentralized" in dry.stdout
+    assert runner.invoke(app, ["--data-dir", str(tmp_path / "b"), "export"]).stdout.count("@misc{") == 39
