@@ -35,6 +35,8 @@ from rag.records import LibraryInfo, Notify, Paper, silent
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
 
+# The papers file's size and mtime when the store last matched it (rag.index.backend.EmbeddedBackend.in_sync).
+CATALOG_STAMP_KEY = "rag_papers_file"
 # The first run indexes the bundled corpus under the lock; a second process starting at once waits this long.
 FIRST_USE_LOCK_TIMEOUT = 120.0
 # Seconds a process keeps trying to open an embedded store that another one is creating, and between tries.
@@ -45,8 +47,10 @@ CONNECT_RETRY_PAUSE = 0.2
 class Backend(ABC):
     """One data dir's or one server's libraries: their Chroma client, papers, locks and caches."""
 
-    # The papers are the store's records (a server), so a library can be read a record at a time.
-    fetches_records: bool = False
+    # The store's records are the only copy of the papers (a server): it cannot work without an embedder.
+    needs_embedder: bool = False
+    # Our papers file is the truth, so a writer reads it whole (a server library is written a record at a time).
+    keeps_papers_file: bool = True
 
     def __init__(self, layout: DataDir, client: ClientAPI | None = None) -> None:
         self.layout = layout
@@ -108,6 +112,15 @@ class Backend(ABC):
     @abstractmethod
     def lexical_dir(self, library: str) -> Path:
         """Where the library's BM25 index is saved between commands."""
+
+    @abstractmethod
+    def in_sync(self, library: str, store: VectorStore) -> bool:
+        """Whether the store holds exactly the library's papers, so a query may read them a record at a time
+        (papers, BM25 and vectors from the store) instead of loading every paper first."""
+
+    def sync_marks(self, library: str) -> dict[str, str]:
+        """What a writer notes in the store once the store matches the library again (see ``in_sync``)."""
+        return {}
 
     def settle_new_keys(self, store: VectorStore, added: Sequence[Paper], known_keys: set[str]) -> list[str]:
         """After writing ``added``: warnings for keys another writer gave at the same moment (none by default)."""
@@ -253,6 +266,19 @@ class EmbeddedBackend(Backend):
     def catalog_file(self, library: str) -> CatalogFile:
         return CatalogFile(self.layout.catalog(library))
 
+    def in_sync(self, library: str, store: VectorStore) -> bool:
+        """The store was last written when the papers file was what it is now (its size and time noted then)."""
+        stamp = self._papers_file_stamp(library)
+        return stamp is not None and store.count() > 0 and store.mark(CATALOG_STAMP_KEY) == stamp
+
+    def sync_marks(self, library: str) -> dict[str, str]:
+        stamp = self._papers_file_stamp(library)
+        return {CATALOG_STAMP_KEY: stamp} if stamp is not None else {}
+
+    def _papers_file_stamp(self, library: str) -> str | None:
+        found = file_stamp(self.layout.catalog(library))
+        return None if found is None else f"{found[2]}:{found[1]}"  # size and mtime: any save changes them
+
     def load_catalog(self, library: str, store: VectorStore | None, notify: Notify = silent) -> Catalog:
         catalog_file = self.catalog_file(library)
         catalog = catalog_file.load()
@@ -324,7 +350,8 @@ class EmbeddedBackend(Backend):
 class ServerBackend(Backend):
     """A Chroma server (``RAG_CHROMA_URL``): its collections hold the papers; our data dir only caches."""
 
-    fetches_records = True
+    needs_embedder = True
+    keeps_papers_file = False
 
     def __init__(self, layout: DataDir, url: str, client: ClientAPI | None = None) -> None:
         super().__init__(layout, client)
@@ -368,6 +395,9 @@ class ServerBackend(Backend):
 
     def save_catalog(self, library: str, catalog: Catalog) -> None:
         return None  # the collection is the truth, written with the vectors
+
+    def in_sync(self, library: str, store: VectorStore) -> bool:
+        return store.count() > 0  # the records are the papers (an empty collection may be a new model's)
 
     def exists(self, library: str, store: VectorStore | None) -> bool:
         if store is None:

@@ -274,8 +274,16 @@ class VectorStore:
         raw = (self.collection.metadata or {}).get(LISTS_KEY, "[]")
         return [SeedList(**item) for item in json.loads(str(raw))]
 
-    def save_lists(self, lists: Sequence[SeedList]) -> None:
-        self._update_metadata({LISTS_KEY: json.dumps([s.to_dict() for s in lists], ensure_ascii=False)})
+    def save_lists(self, lists: Sequence[SeedList], marks: Mapping[str, str] | None = None) -> None:
+        """Keep the seed lists (and ``marks``: what the backend notes of a finished write), as a new version."""
+        self._update_metadata(
+            {LISTS_KEY: json.dumps([s.to_dict() for s in lists], ensure_ascii=False), **(marks or {})}
+        )
+
+    def mark(self, key: str) -> str | None:
+        """A value ``save_lists`` kept in the collection's metadata, or None."""
+        value = (self.collection.metadata or {}).get(key)
+        return str(value) if value is not None else None
 
     def version(self) -> str | None:
         """Changes on every write by rag, so clients can tell whether their saved indexes are current."""

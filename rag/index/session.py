@@ -10,10 +10,10 @@ corpus. The services use a session and never print: notices go through
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -30,6 +30,8 @@ from rag.index.hybrid import Filters, HybridRetriever, LocalUnits, UnitSource
 from rag.index.units import all_units, passage_id, unit_count
 from rag.records import Hit, Notify, Paper, ProgressFn, SeedList, silent
 from rag.resources import seeds_dir
+
+T = TypeVar("T")
 
 # Papers embedded and stored per step while indexing: Ctrl-C or a kill loses at most this many vectors.
 SYNC_CHUNK = 64
@@ -51,8 +53,9 @@ class SearchSpec(Protocol):
 class LibrarySession:
     """An open library: its papers, and the vector store when dense retrieval is on.
 
-    A library whose papers are the store's own records (a server) is not read whole until something needs
-    every paper: searches and lookups by id or citekey fetch only the records they show.
+    A library whose store holds exactly its papers (always on a server; embedded, when the store was last
+    written with the papers file as it is) is not read whole until something needs every paper: searches
+    and lookups by id or citekey fetch only the records they show.
     """
 
     settings: Settings
@@ -65,6 +68,7 @@ class LibrarySession:
     _retriever: HybridRetriever | None = field(default=None, init=False)
     _refs: dict[str, Paper] | None = field(default=None, init=False)
     _query: tuple[str, Vectors] | None = field(default=None, init=False)
+    _said_busy: bool = field(default=False, init=False)
 
     @property
     def name(self) -> str:
@@ -106,7 +110,11 @@ class LibrarySession:
             dense = None
             if self.embedder is not None and self.store is not None:
                 store = self.store
-                dense = lambda query, n: store.query(self.query_vector(query), n)  # noqa: E731
+
+                def dense(query: str, n: int) -> list[tuple[str, float]]:
+                    nothing: list[tuple[str, float]] = []
+                    return self._unless_being_written(lambda: store.query(self.query_vector(query), n), nothing)
+
             folder = self.backend.lexical_dir(self.name)
             units: UnitSource
             if self._catalog is None and self.store is not None:
@@ -133,6 +141,19 @@ class LibrarySession:
         self._fill_relevance(query, hits)
         return hits
 
+    def _unless_being_written(self, read: Callable[[], T], words_only: T) -> T:
+        """A vector read; while another process writes the embedded store, Chroma may fail to read segments it
+        has not flushed yet: the query then goes on by words (said once) instead of failing."""
+        try:
+            return read()
+        except StoreError:
+            if not self.backend.writer_busy():
+                raise
+            if not self._said_busy:
+                self.notify("another rag process is writing this library's vectors: this query is answered by words")
+                self._said_busy = True
+            return words_only
+
     def _fill_relevance(self, query: str, hits: Sequence[Hit]) -> None:
         """Every hit gets its cosine to the query (``Hit.dense``), the one score that means the same whatever
         found it: a hit BM25 alone ranked gets its stored vector fetched (never re-embedded), so the absolute
@@ -140,7 +161,9 @@ class LibrarySession:
         missing = {_unit_id(h): h for h in hits if h.dense is None}
         if not missing or self.embedder is None or self.store is None:
             return
-        stored = self.store.vectors(list(missing))
+        store = self.store
+        nothing: dict[str, Vectors] = {}
+        stored = self._unless_being_written(lambda: store.vectors(list(missing)), nothing)
         query_vector = self.query_vector(query)
         for unit_id, vector in stored.items():
             row = np.asarray(vector, dtype=np.float32)
@@ -163,7 +186,8 @@ class LibrarySession:
             added = [catalog.papers[i] for i in report.added]
             known = {p.citekey for p in catalog.papers.values()} - {p.citekey for p in added}
             report.warnings += self.backend.settle_new_keys(self.store, added, known)
-            self.store.save_lists(list(catalog.lists.values()))  # last: it also marks the new version
+            # Last: it marks the new version, and that the store matches the library again.
+            self.store.save_lists(list(catalog.lists.values()), self.backend.sync_marks(self.name))
         self._retriever = self._refs = None
         return report
 
@@ -175,6 +199,7 @@ class LibrarySession:
             self.backend.save_catalog(self.name, self._catalog)
         if self.store is not None:
             self.store.delete(list(ids))
+            self.store.save_lists(list(self.lists.values()), self.backend.sync_marks(self.name))
         self._retriever = self._refs = None
 
     def missing_units(self) -> int:
@@ -317,7 +342,7 @@ class Opener:
             store = self._store()
             if not create and not self.backend.exists(self.settings.collection, store):
                 self._first_use(store, held=True)
-            library = self._session(store)
+            library = self._session(store, whole=self.backend.keeps_papers_file)
             _complete_vectors(library, write=True)
             yield library
 
@@ -333,7 +358,7 @@ class Opener:
     def _prepare(self) -> None:
         if self.embedding.notice:
             self.notify(self.embedding.notice)
-        if self.backend.fetches_records and self.embedding.embedder is None:
+        if self.backend.needs_embedder and self.embedding.embedder is None:
             raise StoreError(
                 "a Chroma server needs an embedding model to store papers; "
                 "set RAG_EMBED_MODEL_DIR to a folder with its files, or RAG_EMBED_BASE_URL to an embeddings endpoint"
@@ -350,7 +375,7 @@ class Opener:
     def _session(self, store: VectorStore | None, whole: bool = False) -> LibrarySession:
         """A session; the papers are read now unless the store holds them and can give them one at a time."""
         name = self.settings.collection
-        lazy = not whole and self.backend.fetches_records and store is not None and store.count() > 0
+        lazy = not whole and store is not None and self.backend.in_sync(name, store)
         catalog = None if lazy else self.backend.load_catalog(name, store, self.notify)
         embedder = self.embedding.embedder
         return LibrarySession(self.settings, self.backend, embedder, store, self.notify, self.progress, catalog)

@@ -111,5 +111,5 @@ def _rebuild(ctx: Context) -> int:
         vectors = library.embedder.embed([u.text for u in units], ctx.progress)
         library.store.drop()
         library.store.upsert(units, vectors, ctx.progress)
-        library.store.save_lists(list(catalog.lists.values()))
+        library.store.save_lists(list(catalog.lists.values()), library.backend.sync_marks(library.name))
         return len(catalog.papers)
