@@ -46,8 +46,9 @@ def dev_data() -> tuple[list[Paper], list[LabelledQuestion]]:
     return papers, questions
 
 
-def scifact_data(limit: int | None) -> tuple[list[Paper], list[LabelledQuestion]]:
-    folder = SHARED / "eval" / "scifact"
+def scifact_data(
+    limit: int | None, folder: Path = SHARED / "eval" / "scifact"
+) -> tuple[list[Paper], list[LabelledQuestion]]:
     papers = []
     with open(folder / "corpus.jsonl", encoding="utf-8") as f:
         for line in f:

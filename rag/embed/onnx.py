@@ -7,11 +7,12 @@ which gives the same vectors (mean pooling ignores padding) several times faster
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from rag.config import DEFAULT_EMBED_MODEL
 from rag.embed.types import Vectors
@@ -20,6 +21,8 @@ from rag.records import ProgressFn
 
 if TYPE_CHECKING:
     import onnxruntime
+
+TokenIds = npt.NDArray[np.int64]
 
 MODEL_FILES = (
     "config.json",
@@ -47,10 +50,22 @@ def model_files_dir(folder: Path) -> Path | None:
 class OnnxMiniLM:
     """all-MiniLM-L6-v2 from a folder of ONNX files, loaded on first use."""
 
-    def __init__(self, files_dir: Path, batch_size: int = EMBED_BATCH_SIZE) -> None:
-        self.name = DEFAULT_EMBED_MODEL
+    def __init__(
+        self,
+        files_dir: Path,
+        batch_size: int = EMBED_BATCH_SIZE,
+        *,
+        model_file: Callable[[], Path] | None = None,
+        name: str = DEFAULT_EMBED_MODEL,
+        max_tokens: int = MAX_TOKENS,
+    ) -> None:
+        """``model_file`` gives another ONNX file of the same model (rag.embed.builds: made on first use),
+        whose vectors are tagged ``name``; the tokenizer always comes from ``files_dir``."""
+        self.name = name
         self.files_dir = files_dir
+        self.model_file = model_file or (lambda: files_dir / "model.onnx")
         self.batch_size = batch_size
+        self.max_tokens = max_tokens
         self._session: onnxruntime.InferenceSession | None = None
         self._tokenizer: Any = None
 
@@ -70,18 +85,21 @@ class OnnxMiniLM:
         from tokenizers import Tokenizer
 
         tokenizer = Tokenizer.from_file(str(self.files_dir / "tokenizer.json"))
-        tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        tokenizer.enable_truncation(max_length=self.max_tokens)
         tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        session = onnxruntime.InferenceSession(
+            str(self.model_file()), sess_options=self.session_options(), providers=["CPUExecutionProvider"]
+        )
+        return session, tokenizer
+
+    def session_options(self) -> onnxruntime.SessionOptions:
+        import onnxruntime
+
         options = onnxruntime.SessionOptions()
         options.log_severity_level = 3
         options.intra_op_num_threads = os.cpu_count() or 1
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-        session = onnxruntime.InferenceSession(
-            str(self.files_dir / "model.onnx"),
-            sess_options=options,
-            providers=["CPUExecutionProvider"],
-        )
-        return session, tokenizer
+        return options
 
     def embed(self, texts: Sequence[str], progress: ProgressFn | None = None) -> Vectors:
         session, tokenizer = self._load()
@@ -94,16 +112,18 @@ class OnnxMiniLM:
             encoded = tokenizer.encode_batch([texts[i] for i in batch])
             ids = np.array([e.ids for e in encoded], dtype=np.int64)
             mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-            hidden = session.run(
-                None,
-                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
-            )[0]
-            weights = mask[:, :, None].astype(np.float32)
-            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
-            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-            norms[norms == 0] = 1e-12
-            out[batch] = pooled / norms
+            out[batch] = self.run_batch(session, ids, mask)
             done += len(batch)
             if progress:
                 progress("embedding", done, len(texts))
         return out
+
+    def run_batch(self, session: onnxruntime.InferenceSession, ids: TokenIds, mask: TokenIds) -> Vectors:
+        """Unit vectors of one padded batch: the model's token states, mean-pooled over real tokens."""
+        hidden = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        norms[norms == 0] = 1e-12
+        unit: Vectors = (pooled / norms).astype(np.float32)
+        return unit
