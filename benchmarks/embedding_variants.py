@@ -22,6 +22,7 @@ the vectors (reused by reruns: delete the folder after changing a model).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import statistics
@@ -190,7 +191,8 @@ def make_models(files: Path, calibration: Sequence[str]) -> dict[str, Path]:
 
     def static(out: Path) -> None:
         prepared = CACHE / "fp32-preprocessed.onnx"
-        quant_pre_process(str(source), str(prepared), skip_symbolic_shape=True)
+        with contextlib.chdir(CACHE):  # the pre-processing leaves scratch files in the working folder
+            quant_pre_process(str(source), str(prepared), skip_symbolic_shape=True)
         quantize_static(
             prepared, out, Reader(), quant_format=QuantFormat.QDQ, per_channel=True, weight_type=QuantType.QInt8
         )
