@@ -18,13 +18,15 @@ from rag.config import load_settings
 from rag.mapping import layout as mapping
 from rag.mapping.html import SCRIPT, render_html
 from rag.mapping.layout import LABEL_ALL_MAX, layout, project
-from rag.mapping.png import render_png
+from rag.mapping.png import figure, render_png
 from rag.records import Paper
 from rag.services.context import Context
 from rag.services.mapping import build_map
 from rag.services.read import papers as list_papers
 from rag.services.read import search
 from rag.services.requests import MapRequest, SearchRequest
+from rag.writing import outline
+from rag.writing.outline import group_papers, theme_names
 
 runner = CliRunner()
 A4_MIN_WIDTH = 1500  # A4 at 150+ dpi
@@ -93,6 +95,56 @@ def test_same_seed_same_layout_and_query_highlights_search_hits(seeded: Path, tm
     assert {p.id for p in first.points if p.highlighted} == {h.paper.id for h in hits}
     assert [p.citekey for p in first.points if p.must_cite] == ["yuan2022decentralized"]
     assert all(0 <= p.x <= 1 and 0 <= p.y <= 1 for p in first.points)
+
+
+def one_field_library(bulk: int, outliers: int) -> np.ndarray:
+    """Papers of one field (vectors near one direction) and a few unlike any other."""
+    rng = np.random.default_rng(5)
+    field = rng.normal(size=384)
+    near = field + rng.normal(scale=0.6, size=(bulk, 384)) * np.linalg.norm(field) / np.sqrt(384)
+    vectors = np.vstack([near, rng.normal(size=(outliers, 384))]).astype(np.float32)
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+def test_a_one_field_library_shows_its_sub_topics_not_its_outliers() -> None:
+    vectors = one_field_library(bulk=150, outliers=5)
+    groups = group_papers(vectors, themes=9)
+    sizes = [len(g) for g in groups]
+    assert len(groups) == 9 and sum(sizes) == 155 and sorted(i for g in groups for i in g) == list(range(155))
+    assert max(sizes) <= 0.4 * 155, sizes
+    assert group_papers(vectors, themes=9) == groups, "the same papers, the same themes"
+
+
+def test_identical_papers_are_one_theme_however_many_are_asked_for() -> None:
+    assert group_papers(np.tile(random_unit_vectors(1), (6, 1)), themes=3) == [list(range(6))]
+
+
+def test_theme_names_read_each_paper_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    papers = fake_papers(60)
+    read: list[str] = []
+    words = outline._theme_words
+    monkeypatch.setattr(outline, "_theme_words", lambda paper, stop: read.append(paper.id) or words(paper, stop))
+    names = theme_names([list(range(i, 60, 6)) for i in range(6)], papers)
+    assert len(names) == 6 and all(names) and sorted(read) == sorted(p.id for p in papers)
+
+
+def test_theme_names_sit_on_their_own_papers(monkeypatch: pytest.MonkeyPatch) -> None:
+    count = LABEL_ALL_MAX + 10
+    monkeypatch.setattr(mapping, "TSNE_MIN_PAPERS", count + 1)
+    drawn = layout(fake_papers(count), one_field_library(count - 4, 4), "vectors", 3)
+    for number, theme in enumerate(drawn.themes):
+        assert (theme.x, theme.y) in {(p.x, p.y) for p in drawn.points if p.theme == number}
+
+
+def test_citekey_labels_do_not_cover_each_other(seeded: Path, tmp_path: Path) -> None:
+    drawn = build_map(Context(load_settings()), MapRequest(tmp_path / "map.png"))
+    assert drawn.label_all
+    page = figure(drawn)
+    page.canvas.draw()
+    boxes = [text.get_window_extent() for text in page.axes[0].texts]
+    assert len(boxes) == len(drawn.points) == 39
+    covered = [(a, b) for a in range(len(boxes)) for b in range(a) if boxes[a].overlaps(boxes[b])]
+    assert not covered, f"{len(covered)} labels cover another"
 
 
 def test_tsne_layout_is_deterministic(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,7 @@ import numpy.typing as npt
 from rag.mapping.picture import THEME_COLOURS, LibraryMap, MapPoint, MapTheme
 from rag.records import Paper
 from rag.text import split_sentences, tokenize
-from rag.writing.outline import THEMES_PER_SQRT_HALF, group_papers, theme_name
+from rag.writing.outline import THEMES_PER_SQRT_HALF, group_papers, theme_names
 
 # The TF-IDF reduction is fixed: the --seed of a map varies its layout only.
 LEXICAL_SEED = 0
@@ -54,11 +54,11 @@ def layout(
     coords, projection = project(vectors, seed)
     theme_of = {index: number for number, group in enumerate(groups) for index in group}
     themes = []
-    for number, group in enumerate(groups):
+    for number, (group, name) in enumerate(zip(groups, theme_names(groups, papers), strict=True)):
         anchor = group[_most_central(coords[group])]  # a theme's name sits on one of its own papers
         themes.append(
             MapTheme(
-                name=theme_name([papers[i] for i in group], papers),
+                name=name,
                 size=len(group),
                 colour=THEME_COLOURS[number],
                 x=float(coords[anchor, 0]),

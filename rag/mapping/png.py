@@ -52,23 +52,28 @@ def _plain(text: str) -> str:
 
 
 def render_png(library_map: LibraryMap) -> bytes:
+    buffer = io.BytesIO()
+    figure(library_map).savefig(buffer, format="png", dpi=DPI, facecolor="white")
+    return buffer.getvalue()
+
+
+def figure(library_map: LibraryMap) -> Figure:
+    """The drawn page; its map axes come first (``figure.axes[0]``), their texts are the labels."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=A4_LANDSCAPE_INCHES, dpi=DPI)
-    FigureCanvasAgg(figure)
-    axes = figure.add_axes(MAP_AXES)
+    page = Figure(figsize=A4_LANDSCAPE_INCHES, dpi=DPI)
+    FigureCanvasAgg(page)
+    axes = page.add_axes(MAP_AXES)
     axes.set_xlim(-MARGIN, 1 + MARGIN)
     axes.set_ylim(-MARGIN, 1 + MARGIN)
     axes.set_aspect("equal", adjustable="box")
     axes.set_axis_off()  # t-SNE/PCA axes have no units worth reading
     _draw_points(axes, library_map)
     _draw_labels(axes, library_map)
-    _draw_titles(figure, library_map)
-    _draw_legend(figure, library_map)
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=DPI, facecolor="white")
-    return buffer.getvalue()
+    _draw_titles(page, library_map)
+    _draw_legend(page, library_map)
+    return page
 
 
 def _draw_points(axes: Axes, library_map: LibraryMap) -> None:

@@ -1,8 +1,8 @@
 """Without a language model, summarize and draft still work: a themed outline.
 
-Papers are grouped by similarity (average-linkage clustering of their
-embeddings, or of TF-IDF vectors when there is no embedding model); each group
-is named by its most distinctive words, and every paper is cited.
+Papers are grouped by similarity (bisecting k-means of their embeddings, or of
+TF-IDF vectors when there is no embedding model); each group is named by its
+most distinctive words, and every paper is cited.
 """
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ from rag.writing.citations import split_cited_sentences
 
 THEME_NAME_WORDS = 3
 KMEANS_ITERATIONS = 50
+# Two-centre starts tried for each split; the most cohesive split wins.
+SPLIT_TRIES = 4
+# Grouping is the same for the same papers: a fixed seed, not the map's --seed (that varies the layout only).
+GROUPING_SEED = 0
 # Title words say more about a paper's theme than abstract words.
 TITLE_WORD_WEIGHT = 2
 # Roughly sqrt(n / 2) themes: 8 papers -> 2, 39 -> 4, 100 -> 7.
@@ -45,46 +49,77 @@ def _tfidf(papers: Sequence[Paper]) -> npt.NDArray[np.float32]:
 
 
 def group_papers(vectors: npt.NDArray[np.float32], themes: int) -> list[list[int]]:
-    """Spherical k-means, deterministic (farthest-point start), largest group first."""
+    """Bisecting spherical k-means: the largest group is split in two until there are ``themes``, so no theme
+    swallows a one-field library (a farthest-point start made outliers themes of their own and left one
+    theme 149 of a thesis's 172 papers). Deterministic; largest group first."""
     count = len(vectors)
     themes = max(1, min(themes, count))
-    centres = [int(np.argmax(vectors @ vectors.mean(axis=0)))]
-    while len(centres) < themes:
-        closest = (vectors @ vectors[centres].T).max(axis=1)
-        centres.append(int(np.argmin(closest)))
-    centroids = vectors[centres].astype(np.float64)
-    labels = np.zeros(count, dtype=int)
-    for _ in range(KMEANS_ITERATIONS):
-        labels = np.argmax(vectors @ centroids.T, axis=1)
-        updated = np.array(
-            [vectors[labels == c].sum(axis=0) if (labels == c).any() else centroids[c] for c in range(themes)]
-        )
-        norms = np.linalg.norm(updated, axis=1, keepdims=True)
-        updated = updated / np.where(norms == 0, 1, norms)
-        if np.allclose(updated, centroids):
-            break
-        centroids = updated
-    groups = [[i for i in range(count) if labels[i] == c] for c in range(themes)]
-    return sorted((g for g in groups if g), key=len, reverse=True)
+    rng = np.random.default_rng(GROUPING_SEED)
+    groups: list[npt.NDArray[np.intp]] = [np.arange(count)]
+    splittable = [True]
+    while len(groups) < themes and any(splittable):
+        largest = max((g for g in range(len(groups)) if splittable[g]), key=lambda g: len(groups[g]))
+        halves = _split_in_two(vectors[groups[largest]], rng)
+        if halves is None:  # identical papers: nothing tells them apart
+            splittable[largest] = False
+            continue
+        members = groups[largest]
+        groups[largest : largest + 1] = [members[halves], members[~halves]]
+        splittable[largest : largest + 1] = [True, True]
+    return sorted(([int(i) for i in g] for g in groups), key=len, reverse=True)
 
 
-def theme_name(group: Sequence[Paper], everyone: Sequence[Paper]) -> str:
-    """The group's most distinctive words (frequent inside it, rare outside)."""
+def _split_in_two(vectors: npt.NDArray[np.float32], rng: np.random.Generator) -> npt.NDArray[np.bool_] | None:
+    """The best of a few two-centre spherical k-means runs (k-means++ starts): which rows go to the first half;
+    None when no run separates the rows."""
+    best: tuple[float, npt.NDArray[np.bool_]] | None = None
+    for _ in range(SPLIT_TRIES):
+        first = vectors[rng.integers(len(vectors))]
+        distance = np.clip(1.0 - vectors @ first, 0.0, None)
+        if distance.sum() <= 0:
+            return None
+        second = vectors[rng.choice(len(vectors), p=distance / distance.sum())]
+        centres = np.stack([first, second]).astype(np.float64)
+        for _ in range(KMEANS_ITERATIONS):
+            side = (vectors @ centres.T).argmax(axis=1) == 0
+            if side.all() or not side.any():
+                break
+            updated = np.stack([vectors[side].sum(axis=0), vectors[~side].sum(axis=0)])
+            updated /= np.linalg.norm(updated, axis=1, keepdims=True).clip(min=1e-12)
+            if np.allclose(updated, centres):
+                break
+            centres = updated
+        side = (vectors @ centres.T).argmax(axis=1) == 0
+        if side.all() or not side.any():
+            continue
+        cohesion = float((vectors @ centres.T).max(axis=1).sum())
+        if best is None or cohesion > best[0]:
+            best = (cohesion, side)
+    return None if best is None else best[1]
+
+
+def _theme_words(paper: Paper, stop: frozenset[str]) -> Counter[str]:
+    weights: Counter[str] = Counter()
+    for text, weight in ((paper.text, 1), (paper.title or "", TITLE_WORD_WEIGHT)):
+        for word in {w.lower() for w in _WORD.findall(text)} - stop:
+            weights[word] = max(weights[word], weight)
+    return weights
+
+
+def theme_names(groups: Sequence[Sequence[int]], papers: Sequence[Paper]) -> list[str]:
+    """Each group's most distinctive words (frequent inside it, rare outside). Every paper's words are
+    counted once, whatever the number of themes."""
     stop = stopwords()
-
-    def words(paper: Paper) -> Counter[str]:
-        weights: Counter[str] = Counter()
-        for text, weight in ((paper.text, 1), (paper.title or "", TITLE_WORD_WEIGHT)):
-            for word in {w.lower() for w in _WORD.findall(text)} - stop:
-                weights[word] = max(weights[word], weight)
-        return weights
-
-    inside: Counter[str] = Counter()
-    for paper in group:
-        inside.update(words(paper))
-    overall = Counter(w for p in everyone for w in words(p))
-    scored = sorted(inside, key=lambda w: (-inside[w] * math.log(1 + len(everyone) / overall[w]), w))
-    return ", ".join(scored[:THEME_NAME_WORDS]) or "other"
+    words = [_theme_words(paper, stop) for paper in papers]
+    overall = Counter(w for paper_words in words for w in paper_words)
+    names = []
+    for group in groups:
+        inside: Counter[str] = Counter()
+        for index in group:
+            inside.update(words[index])
+        scored = sorted(inside, key=lambda w: (-inside[w] * math.log(1 + len(papers) / overall[w]), w))
+        names.append(", ".join(scored[:THEME_NAME_WORDS]) or "other")
+    return names
 
 
 def outline(topic: str, papers: Sequence[Paper], embedder: Embedder | None, label: str = OUTLINE_LABEL) -> Answer:
@@ -95,9 +130,9 @@ def outline(topic: str, papers: Sequence[Paper], embedder: Embedder | None, labe
     order: list[Paper] = []
     lines: list[str] = []
     groups = group_papers(vectors, themes)
-    for number, group in enumerate(groups, start=1):
+    for number, (group, name) in enumerate(zip(groups, theme_names(groups, papers), strict=True), start=1):
         members = [papers[i] for i in group]
-        lines.append(f"{number}. {theme_name(members, papers)} ({plural(len(members), 'paper')})")
+        lines.append(f"{number}. {name} ({plural(len(members), 'paper')})")
         for paper in members:
             order.append(paper)
             year = f" ({paper.year})" if paper.year else ""
