@@ -72,9 +72,11 @@ class Variant:
     workers: int = 1  # Python threads running batches on one session (each with ``intra`` threads)
 
     @property
-    def vectors_key(self) -> tuple[str, int]:
-        """What decides the vectors (the rest only decides the speed)."""
-        return self.model.removesuffix("-saved"), self.max_tokens
+    def vectors_key(self) -> tuple[str, int, int]:
+        """What decides the vectors (the rest only decides the speed). Dynamic int8 quantises each batch's
+        activations by that batch's range, so its vectors also depend on the batch size (0: any)."""
+        model = self.model.removesuffix("-saved")
+        return model, self.max_tokens, self.batch if model.startswith("int8-dyn") else 0
 
 
 class VariantEmbedder(OnnxMiniLM):
@@ -240,6 +242,9 @@ def variants() -> list[Variant]:
     rows.append(replace(int8, label="int8-dyn saved ALL graph", model="int8-dyn-saved", level="disable"))
     rows += [replace(int8, label=f"int8-dyn batch {b}", batch=b) for b in (1, 4)]
     rows.append(replace(int8, label="int8-dyn 2 workers x intra 1", intra=1, workers=2))
+    per_channel = replace(today, model="int8-dyn-pc")
+    rows += [replace(per_channel, label=f"int8-dyn-pc batch {b}", batch=b) for b in (1, 4)]
+    rows.append(replace(per_channel, label="int8-dyn-pc 2 workers x intra 1", intra=1, workers=2))
     rows += [replace(int8, label=f"int8-dyn {n} tokens", max_tokens=n) for n in (192, 128)]
     rows.append(replace(int8, label="int8-dyn-pc 128 tokens", model="int8-dyn-pc", max_tokens=128))
     rows.append(replace(int8, label="int8-fused 128 tokens", model="int8-fused", max_tokens=128))
@@ -268,12 +273,13 @@ class Quality:
     cosine_min: float
 
 
-def vectors_of(key: tuple[str, int], files: Path, models: dict[str, Path], texts: Sequence[str], what: str) -> Any:
-    model, max_tokens = key
-    path = CACHE / f"vectors-{what}-{model}-{max_tokens}-{len(texts)}.npy"
+def vectors_of(key: tuple[str, int, int], files: Path, models: dict[str, Path], texts: Sequence[str], what: str) -> Any:
+    model, max_tokens, batch = key
+    batched = f"-b{batch}" if batch not in (0, EMBED_BATCH_SIZE) else ""  # batch 8: the files made before
+    path = CACHE / f"vectors-{what}-{model}-{max_tokens}{batched}-{len(texts)}.npy"
     if path.exists():
         return np.load(path)
-    variant = Variant(model, model=model, max_tokens=max_tokens, chunk=None)
+    variant = Variant(model, model=model, max_tokens=max_tokens, chunk=None, batch=batch or EMBED_BATCH_SIZE)
     started = time.perf_counter()
     vectors = VariantEmbedder(files, models[model], variant).embed(texts)
     print(f"{what} vectors {model}/{max_tokens}: {time.perf_counter() - started:.0f} s", file=sys.stderr)
@@ -316,6 +322,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=ROUNDS)
     parser.add_argument("--scifact", type=Path, default=SHARED / "eval" / "scifact", help="the BEIR SciFact folder")
     parser.add_argument("--only", nargs="*", default=[], help="variants whose label contains one of these words")
+    parser.add_argument("--exact", action="store_true", help="--only names whole labels")
     args = parser.parse_args()
     files = model_files_dir(Settings().embed_model_dir or Path("/nonexistent"))
     if files is None:
@@ -327,7 +334,11 @@ def main() -> None:
     calibration = rng.sample([t for p, t in zip(papers, texts, strict=True) if p.id not in labelled], CALIBRATION_TEXTS)
     sample = rng.sample(texts, args.sample)
     models = make_models(files, calibration)
-    rows = [v for v in variants() if not args.only or any(word in v.label for word in args.only)]
+
+    def chosen(label: str) -> bool:
+        return not args.only or any(word == label if args.exact else word in label for word in args.only)
+
+    rows = [v for v in variants() if chosen(v.label)]
 
     print(f"load averages before timing (1/5/15 min): {load()}")
     speeds: dict[str, list[float]] = {v.label: [] for v in rows}
@@ -341,7 +352,7 @@ def main() -> None:
     print(f"load averages after timing: {load()}")
 
     lexical = LexicalIndex.build(LocalUnits.of(papers).texts())
-    reference = vectors_of(("fp32", MAX_TOKENS), files, models, texts, "docs")
+    reference = vectors_of(("fp32", MAX_TOKENS, 0), files, models, texts, "docs")
     judged: dict[tuple[str, int], Quality] = {}
     for key in dict.fromkeys(v.vectors_key for v in rows):
         docs = vectors_of(key, files, models, texts, "docs")

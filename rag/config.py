@@ -64,6 +64,14 @@ class CitationProtocol(StrEnum):
     TEXT = "text"
 
 
+class EmbedVariant(StrEnum):
+    """Which build of the local model makes the vectors (rag.embed.builds); a library records its own."""
+
+    AUTO = "auto"  # a library keeps the build that made its vectors; a new one (and `rag reindex`) gets fp32
+    FP32 = "fp32"  # the model file as it is
+    INT8 = "int8"  # int8 weights quantised once from that file: faster to ingest, hybrid ranking kept (see builds.py)
+
+
 def default_data_dir() -> Path:
     return Path(user_data_dir(APP_NAME, appauthor=False))
 
@@ -90,6 +98,7 @@ class Settings(BaseSettings):
     collection: str = DEFAULT_COLLECTION
     embed_model: str = DEFAULT_EMBED_MODEL
     embed_model_dir: Path | None = None
+    embed_variant: EmbedVariant = EmbedVariant.AUTO
     # An OpenAI-compatible embeddings endpoint (e.g. Ollama's nomic-embed-text) instead of the local model.
     embed_base_url: str | None = None
     embed_api_key: SecretStr | None = None
@@ -161,6 +170,11 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("embed_variant", mode="before")
+    @classmethod
+    def _variant_ignores_case(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("data_dir", mode="before")
     @classmethod

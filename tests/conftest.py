@@ -61,11 +61,19 @@ needs_model = pytest.mark.skipif(
 )
 
 
+@pytest.fixture(scope="session")
+def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """rag's cache folder (the int8 build of the model, rag.embed.builds) for the whole session: made once,
+    never in the user's own cache."""
+    return tmp_path_factory.mktemp("xdg-cache")
+
+
 @pytest.fixture(autouse=True)
-def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model_cache: Path) -> Iterator[None]:
     for name in list(os.environ):
         if name.startswith("RAG_") or name == "OPENAI_API_KEY":
             monkeypatch.delenv(name)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(model_cache))
     monkeypatch.setenv("RAG_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("RAG_CONFIG_FILE", str(tmp_path / "config" / "config.toml"))  # never the user's own
     empty = tmp_path / "no-model"
@@ -84,7 +92,7 @@ def no_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(scope="session")
-def seeded_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def seeded_template(tmp_path_factory: pytest.TempPathFactory, model_cache: Path) -> Path:
     """A data dir with the bundled corpus indexed once (with the model when present)."""
     from rag.config import load_settings
     from rag.services.read import papers
@@ -92,7 +100,9 @@ def seeded_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("seeded") / "data"
     empty = tmp_path_factory.mktemp("empty-model")
     settings = load_settings(data_dir=folder, embed_model_dir=MODEL_DIR or empty)
-    papers(Context(settings))
+    with pytest.MonkeyPatch.context() as patch:  # before isolated_env, which sets it for each test
+        patch.setenv("XDG_CACHE_HOME", str(model_cache))
+        papers(Context(settings))
     return folder
 
 

@@ -18,6 +18,7 @@ from rag.config import load_settings
 from rag.mapping import layout as mapping
 from rag.mapping.html import SCRIPT, render_html
 from rag.mapping.layout import LABEL_ALL_MAX, layout, project
+from rag.mapping.picture import LibraryMap
 from rag.mapping.png import figure, render_png
 from rag.records import Paper
 from rag.services.context import Context
@@ -136,15 +137,36 @@ def test_theme_names_sit_on_their_own_papers(monkeypatch: pytest.MonkeyPatch) ->
         assert (theme.x, theme.y) in {(p.x, p.y) for p in drawn.points if p.theme == number}
 
 
+def covered_labels(drawn: LibraryMap) -> tuple[int, list[tuple[str, str]]]:
+    """How many labels the PNG draws on its map, and the pairs of them that overlap."""
+    page = figure(drawn)
+    page.canvas.draw()
+    texts = page.axes[0].texts
+    boxes = [text.get_window_extent() for text in texts]
+    covered = [(texts[a].get_text(), texts[b].get_text()) for a in range(len(boxes)) for b in range(a)]
+    return len(texts), [
+        pair for pair, (a, b) in zip(covered, _pairs(len(boxes)), strict=True) if boxes[a].overlaps(boxes[b])
+    ]
+
+
+def _pairs(count: int) -> list[tuple[int, int]]:
+    return [(a, b) for a in range(count) for b in range(a)]
+
+
 def test_citekey_labels_do_not_cover_each_other(seeded: Path, tmp_path: Path) -> None:
     drawn = build_map(Context(load_settings()), MapRequest(tmp_path / "map.png"))
     assert drawn.label_all
-    page = figure(drawn)
-    page.canvas.draw()
-    boxes = [text.get_window_extent() for text in page.axes[0].texts]
-    assert len(boxes) == len(drawn.points) == 39
-    covered = [(a, b) for a in range(len(boxes)) for b in range(a) if boxes[a].overlaps(boxes[b])]
-    assert not covered, f"{len(covered)} labels cover another"
+    count, covered = covered_labels(drawn)
+    assert count == len(drawn.points) == 39 and not covered, covered
+
+
+def test_marked_citekeys_keep_off_the_theme_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    count = LABEL_ALL_MAX + 50
+    monkeypatch.setattr(mapping, "TSNE_MIN_PAPERS", count + 1)
+    papers = fake_papers(count)
+    drawn = layout(papers, one_field_library(count, 0), "vectors", 3, highlighted={p.id for p in papers[::15]})
+    labels, covered = covered_labels(drawn)
+    assert labels == len(drawn.themes) + len(papers[::15]) and not covered, covered
 
 
 def test_tsne_layout_is_deterministic(monkeypatch: pytest.MonkeyPatch) -> None:

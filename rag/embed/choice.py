@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from rag.config import DEFAULT_EMBED_MODEL, Settings
+from rag.config import DEFAULT_EMBED_MODEL, EmbedVariant, Settings
+from rag.embed.builds import INT8_BATCH_SIZE, NEW_LIBRARY_VARIANT, build_name, int8_model, is_local_build
 from rag.embed.endpoint import ENDPOINT_MODEL_PREFIX, EndpointEmbedder
 from rag.embed.onnx import OnnxMiniLM, model_files_dir
 from rag.embed.types import Embedder
@@ -39,6 +40,21 @@ class EmbedderChoice:
 
     embedder: Embedder | None
     notice: str | None = None
+    # The local model's builds by the name that tags their vectors, when a library keeps the build that made
+    # its vectors (RAG_EMBED_VARIANT=auto); empty: every library uses ``embedder``.
+    builds: Mapping[str, Embedder] = field(default_factory=dict)
+
+    def for_vectors(self, built_with: str | None) -> Embedder | None:
+        """The embedder for a library whose vectors are tagged ``built_with`` (None: a new library)."""
+        return self.builds.get(built_with or "", self.embedder)
+
+    def wrapped(self, wrap: Callable[[Embedder], Embedder]) -> EmbedderChoice:
+        """The same choice with each embedder wrapped (rag.embed.cached)."""
+        if self.embedder is None:
+            return self
+        builds = {name: wrap(embedder) for name, embedder in self.builds.items()}
+        chosen = builds.get(self.embedder.name) or wrap(self.embedder)
+        return EmbedderChoice(chosen, self.notice, builds)
 
 
 def _download_unless_failed_recently(data_dir: Path, download: Downloader) -> Path | None:
@@ -62,8 +78,9 @@ def _download_unless_failed_recently(data_dir: Path, download: Downloader) -> Pa
 
 
 def vector_collection(collection: str, embedder_name: str) -> str:
-    """Chroma collection for one library and one embedding model: vectors of two models never mix."""
-    if embedder_name == DEFAULT_EMBED_MODEL:
+    """Chroma collection for one library and one embedding model: vectors of two models never mix. The local
+    model's builds share one collection, which records the build of its vectors (a mix is refused there)."""
+    if is_local_build(embedder_name):
         return collection
     slug = re.sub(r"[^A-Za-z0-9_-]+", "-", embedder_name.removeprefix(ENDPOINT_MODEL_PREFIX)).strip("-_") or "model"
     return f"{collection}{MODEL_SUFFIX}{slug}"[:MAX_COLLECTION_NAME].rstrip("-_")
@@ -97,7 +114,7 @@ def choose_embedder(
                 f"no {DEFAULT_EMBED_MODEL} model files in {settings.embed_model_dir} "
                 f"(RAG_EMBED_MODEL_DIR); using lexical search only",
             )
-        return EmbedderChoice(OnnxMiniLM(files))
+        return _local_builds(settings, files)
     files = model_files_dir(cache_dir or chroma_cache_dir())
     if files is None and download is not None:
         files = _download_unless_failed_recently(settings.data_dir, download)
@@ -107,4 +124,20 @@ def choose_embedder(
             f"embedding model {DEFAULT_EMBED_MODEL} is not cached and could not be downloaded; "
             "using lexical search only (set RAG_EMBED_MODEL_DIR to a folder with the model files)",
         )
-    return EmbedderChoice(OnnxMiniLM(files))
+    return _local_builds(settings, files)
+
+
+def _local_builds(settings: Settings, files: Path) -> EmbedderChoice:
+    """The configured build of the local model; with ``auto``, both, so each library can keep its own."""
+    builds: dict[EmbedVariant, Embedder] = {
+        EmbedVariant.FP32: OnnxMiniLM(files),
+        EmbedVariant.INT8: OnnxMiniLM(
+            files,
+            INT8_BATCH_SIZE,
+            model_file=lambda: int8_model(files / "model.onnx"),
+            name=build_name(EmbedVariant.INT8),
+        ),
+    }
+    if settings.embed_variant is EmbedVariant.AUTO:
+        return EmbedderChoice(builds[NEW_LIBRARY_VARIANT], builds={e.name: e for e in builds.values()})
+    return EmbedderChoice(builds[settings.embed_variant])

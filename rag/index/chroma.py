@@ -189,6 +189,15 @@ class VectorStore:
             self._collection = collection
         return self._collection
 
+    def built_with(self) -> str | None:
+        """The embedding model (and build) the collection's vectors were made with; None when there is none yet."""
+        try:
+            collection = self.client.get_collection(self.name)
+        except Exception:  # Chroma raises NotFoundError or ValueError depending on the client
+            return None
+        value = (collection.metadata or {}).get(EMBED_MODEL_KEY)
+        return str(value) if value is not None else None
+
     def exists(self) -> bool:
         """Whether the collection is there already (without creating it)."""
         try:

@@ -366,18 +366,27 @@ class Opener:
         self.backend.prepare()
 
     def _store(self, check_model: bool = True) -> VectorStore | None:
+        """The library's vectors. Where it may keep the build of the model that made them (RAG_EMBED_VARIANT=auto),
+        the store expects that build; otherwise the configured one, and a collection of another is refused.
+        A rebuild (``check_model`` False) makes them again with the configured build."""
         embedder = self.embedding.embedder
         if embedder is None:
             return None
         name = vector_collection(self.settings.collection, embedder.name)
-        return self.backend.vector_store(name, embedder.name, check_model)
+        store = self.backend.vector_store(name, embedder.name, check_model)
+        if check_model and self.embedding.builds:
+            built_with = store.built_with()
+            if built_with is not None and built_with in self.embedding.builds and built_with != embedder.name:
+                store = self.backend.vector_store(name, built_with, check_model)
+        return store
 
     def _session(self, store: VectorStore | None, whole: bool = False) -> LibrarySession:
-        """A session; the papers are read now unless the store holds them and can give them one at a time."""
+        """A session; the papers are read now unless the store holds them and can give them one at a time.
+        Queries and new papers are embedded by the build the store expects."""
         name = self.settings.collection
         lazy = not whole and store is not None and self.backend.in_sync(name, store)
         catalog = None if lazy else self.backend.load_catalog(name, store, self.notify)
-        embedder = self.embedding.embedder
+        embedder = self.embedding.for_vectors(store.model) if store is not None else self.embedding.embedder
         return LibrarySession(self.settings, self.backend, embedder, store, self.notify, self.progress, catalog)
 
     def _first_use(self, store: VectorStore | None, held: bool) -> None:

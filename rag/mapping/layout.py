@@ -27,6 +27,11 @@ TSNE_PERPLEXITY = 30.0
 TSNE_PERPLEXITY_SHARE = 1 / 3
 # t-SNE on 384-dim vectors is much slower than on their first principal components, and looks the same.
 TSNE_INPUT_DIMENSIONS = 50
+# Barnes-Hut t-SNE, coarser than openTSNE's 0.5 and with 300 iterations after the early exaggeration, not
+# 500: SciFact's 5,183 abstracts lay out in 8.7 s instead of 16.0 s with the same neighbour trustworthiness
+# (0.938 vs 0.931 at 10 neighbours). Barnes-Hut beat the FFT method at this size on one thread (16 vs 34 s).
+TSNE_THETA = 0.8
+TSNE_ITERATIONS = 300
 # Lexical vectors (no model): TF-IDF reduced to this many dimensions, which keeps 5,000 papers in memory.
 LEXICAL_DIMENSIONS = 100
 # Up to this many papers every citekey stays readable at A4; beyond, only marked papers are labelled.
@@ -133,9 +138,16 @@ def project(vectors: Matrix, seed: int) -> tuple[npt.NDArray[np.float64], str]:
         if dimensions > TSNE_INPUT_DIMENSIONS:
             vectors = PCA(n_components=min(TSNE_INPUT_DIMENSIONS, count), random_state=seed).fit_transform(vectors)
         perplexity = min(TSNE_PERPLEXITY, (count - 1) * TSNE_PERPLEXITY_SHARE)
-        # openTSNE's FFT-accelerated gradients; one thread is deterministic for a seed (and fast enough).
+        # One thread is deterministic for a seed (and fast enough).
         tsne = TSNE(
-            n_components=2, perplexity=perplexity, initialization="pca", random_state=seed, n_jobs=1, verbose=False
+            n_components=2,
+            perplexity=perplexity,
+            initialization="pca",
+            random_state=seed,
+            n_jobs=1,
+            verbose=False,
+            theta=TSNE_THETA,
+            n_iter=TSNE_ITERATIONS,
         )
         coords = np.asarray(tsne.fit(np.asarray(vectors, dtype=np.float64)))
         name = "t-SNE"

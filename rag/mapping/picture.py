@@ -77,4 +77,7 @@ class LibraryMap:
         if self.label_all:
             return "every paper labelled by citekey"
         papers = len(self.points)
-        return f"{papers} papers: only highlighted and must-cite papers are labelled; each theme named on one of its"
+        return (
+            f"{papers} papers: only highlighted and must-cite papers are labelled; "
+            "each theme is named on one of its own papers"
+        )

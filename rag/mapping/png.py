@@ -13,6 +13,7 @@ from rag.text import plural
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.transforms import Bbox
 
 A4_LANDSCAPE_INCHES = (11.69, 8.27)
 DPI = 200  # 2338 x 1654 px: print quality at A4
@@ -42,6 +43,8 @@ LABEL_EXPAND = (1.05, 1.25)
 LABEL_MAX_MOVE = 10
 # Keep points off the frame: coordinates are in [0, 1].
 MARGIN = 0.03
+# Papers of a theme (the most central first) tried as the spot of its name before one is free of other names.
+THEME_LABEL_SPOTS = 200
 THEME_BOX = {"boxstyle": "round,pad=0.25", "facecolor": "white", "alpha": 0.8, "linewidth": 0.5}
 NOTE_WIDTH_CHARS = 60
 
@@ -111,7 +114,7 @@ def _mark(
 
 def _draw_labels(axes: Axes, library_map: LibraryMap) -> None:
     """Citekeys beside their points, moved apart until none covers another (adjustText); above LABEL_ALL_MAX
-    papers, the theme names on a paper of each theme instead."""
+    papers, then the theme names, each on a paper of its theme where it covers no label."""
     from adjustText import adjust_text
 
     labels = [
@@ -128,13 +131,19 @@ def _draw_labels(axes: Axes, library_map: LibraryMap) -> None:
     ]
     if labels:
         adjust_text(labels, ax=axes, expand=LABEL_EXPAND, max_move=LABEL_MAX_MOVE)
-    if library_map.label_all:
-        return
-    for number, theme in enumerate(library_map.themes, start=1):
-        axes.text(
+    if not library_map.label_all:
+        _theme_labels(axes, library_map, [label.get_window_extent() for label in labels])
+
+
+def _theme_labels(axes: Axes, library_map: LibraryMap, taken: list[Bbox]) -> None:
+    """Each theme's name on one of its own papers: the most central one whose name covers nothing ``taken``
+    nor a name placed before it (larger themes first), or the most central one when every spot tried is taken."""
+    renderer = axes.figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    for number, theme in enumerate(library_map.themes):
+        label = axes.text(
             theme.x,
             theme.y,
-            f"{number}. {theme.name}",
+            f"{number + 1}. {theme.name}",
             fontsize=THEME_LABEL_SIZE,
             fontweight="bold",
             ha="center",
@@ -142,6 +151,14 @@ def _draw_labels(axes: Axes, library_map: LibraryMap) -> None:
             bbox={**THEME_BOX, "edgecolor": theme.colour},
             zorder=6,
         )
+        members = [(p.x, p.y) for p in library_map.points if p.theme == number]
+        members.sort(key=lambda xy: (xy[0] - theme.x) ** 2 + (xy[1] - theme.y) ** 2)
+        for spot in [*members[:THEME_LABEL_SPOTS], (theme.x, theme.y)]:
+            label.set_position(spot)
+            box = label.get_window_extent(renderer)
+            if not any(box.overlaps(other) for other in taken):
+                break
+        taken.append(box)
 
 
 def _draw_titles(figure: Figure, library_map: LibraryMap) -> None:

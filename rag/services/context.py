@@ -46,8 +46,8 @@ class Context:
     def embedding(self) -> EmbedderChoice:
         if self.embedder is None:
             choice = choose_embedder(self.settings, download=download_default_model)
-            if self.remember_embeddings and choice.embedder is not None:
-                choice = EmbedderChoice(CachedEmbedder(choice.embedder), choice.notice)
+            if self.remember_embeddings:
+                choice = choice.wrapped(CachedEmbedder)
             self.embedder = choice
         return self.embedder
 

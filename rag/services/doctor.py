@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 
-from rag.config import Settings
+from rag.config import EmbedVariant, Settings
+from rag.embed.builds import NEW_LIBRARY_VARIANT, variant_of
 from rag.embed.choice import choose_embedder, vector_collection
 from rag.embed.endpoint import ENDPOINT_MODEL_PREFIX
 from rag.errors import StoreError
@@ -55,6 +56,36 @@ def _collections(settings: Settings, backend: Backend, report: DoctorReport) -> 
     rows = [f"{info.name} ({info.vectors} vectors, {info.model or '?'})" for info in found]
     report.add("chroma", Status.OK, f"{backend.where}: {'; '.join(rows) or 'no collections'}")
     _missing_vectors(settings, backend, {info.name: info.vectors or 0 for info in found}, report)
+    built_with = next((info.model for info in found if info.name == _vector_collection_name(settings)), None)
+    _library_build(settings, built_with, report)
+
+
+def _library_build(settings: Settings, built_with: str | None, report: DoctorReport) -> None:
+    """Which build of the local model made the configured library's vectors, and whether it is the one asked for."""
+    if built_with is None or settings.embed_base_url or not settings.dense_enabled:
+        return
+    built = variant_of(built_with)
+    library = f"library '{settings.collection}'"
+    if built is None:
+        return  # another model altogether: the store refuses it with its own message
+    if settings.embed_variant is EmbedVariant.AUTO:
+        if built is not NEW_LIBRARY_VARIANT:
+            report.add(
+                "variant",
+                Status.INFO,
+                f"{library} keeps its {built.value} vectors ({built_with}); "
+                f"new libraries get {NEW_LIBRARY_VARIANT.value}",
+                f"`rag reindex` embeds it again with {NEW_LIBRARY_VARIANT.value}",
+            )
+        return
+    if built is not settings.embed_variant:
+        report.add(
+            "variant",
+            Status.WARN,
+            f"{library} has {built.value} vectors ({built_with}) but RAG_EMBED_VARIANT={settings.embed_variant.value}: "
+            "commands refuse to mix them",
+            f"run `rag reindex` to embed it again with {settings.embed_variant.value}, or set RAG_EMBED_VARIANT=auto",
+        )
 
 
 def _vector_collection_name(settings: Settings) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rag.config import Settings
+from rag.config import EmbedVariant, Settings
+from rag.embed.builds import NEW_LIBRARY_VARIANT, int8_cache_dir
 from rag.embed.choice import chroma_cache_dir
 from rag.embed.onnx import model_files_dir
 from rag.endpoints import OPENAI_BASE_URL
@@ -42,11 +43,11 @@ def check_embeddings(settings: Settings, report: DoctorReport) -> None:
                 "point RAG_EMBED_MODEL_DIR at the folder holding onnx/model.onnx and the tokenizer files",
             )
         else:
-            report.add("embeddings", Status.OK, f"{settings.embed_model} loaded from {files}")
+            report.add("embeddings", Status.OK, f"{settings.embed_model} loaded from {files}; {_variant(settings)}")
         return
     files = model_files_dir(chroma_cache_dir())
     if files is not None:
-        report.add("embeddings", Status.OK, f"{settings.embed_model} cached in {files}")
+        report.add("embeddings", Status.OK, f"{settings.embed_model} cached in {files}; {_variant(settings)}")
     else:
         report.add(
             "embeddings",
@@ -54,6 +55,15 @@ def check_embeddings(settings: Settings, report: DoctorReport) -> None:
             f"{settings.embed_model} not cached; it is downloaded on first use (needs internet)",
             "offline: set RAG_EMBED_MODEL_DIR to a folder with the model files",
         )
+
+
+def _variant(settings: Settings) -> str:
+    """RAG_EMBED_VARIANT in words: the build that embeds, and where an int8 build is made."""
+    variant = settings.embed_variant
+    made = f"int8 made once from it into {int8_cache_dir()}"
+    if variant is EmbedVariant.AUTO:
+        return f"variant auto (each library keeps the build of its vectors; new ones {NEW_LIBRARY_VARIANT.value})"
+    return f"variant {variant.value}" + (f" ({made})" if variant is EmbedVariant.INT8 else "")
 
 
 def _endpoint(name: str, base_url: str, model: str | None, key: str | None, report: DoctorReport) -> None:
