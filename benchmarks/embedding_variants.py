@@ -245,6 +245,7 @@ def variants() -> list[Variant]:
     per_channel = replace(today, model="int8-dyn-pc")
     rows += [replace(per_channel, label=f"int8-dyn-pc batch {b}", batch=b) for b in (1, 4)]
     rows.append(replace(per_channel, label="int8-dyn-pc 2 workers x intra 1", intra=1, workers=2))
+    rows.append(replace(per_channel, label="int8-dyn-pc batch 1 192 tokens", batch=1, max_tokens=192))
     rows += [replace(int8, label=f"int8-dyn {n} tokens", max_tokens=n) for n in (192, 128)]
     rows.append(replace(int8, label="int8-dyn-pc 128 tokens", model="int8-dyn-pc", max_tokens=128))
     rows.append(replace(int8, label="int8-fused 128 tokens", model="int8-fused", max_tokens=128))
