@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from rag.embed.builds import NEW_LIBRARY_VARIANT, build_name
 from rag.services.context import Context
 
 if TYPE_CHECKING:
@@ -55,6 +56,9 @@ def _test_gguf() -> Path | None:
 
 # Read at import: the autouse isolated_env fixture removes every RAG_* variable before each test.
 TEST_GGUF = _test_gguf()
+# The tag of the vectors a new library gets from the local model (rag.embed.builds).
+NEW_VECTORS = build_name(NEW_LIBRARY_VARIANT)
+
 needs_model = pytest.mark.skipif(
     MODEL_DIR is None,
     reason="all-MiniLM-L6-v2 files not found: set RAG_EMBED_MODEL_DIR (CI uses ../shared/models/all-MiniLM-L6-v2)",

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import needs_model
+from conftest import NEW_VECTORS, needs_model
 from fake_openai import FakeOpenAI
 from typer.testing import CliRunner
 
@@ -29,7 +29,7 @@ def test_healthy_setup_with_local_model(seeded: Path, fake: FakeOpenAI, monkeypa
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     result = runner.invoke(app, ["doctor"], env={"RAG_LLM_MODEL": "test-model", "RAG_LLM_BASE_URL": fake.url})
     assert result.exit_code == 0, result.stdout
-    assert "papers (39 vectors, all-MiniLM-L6-v2)" in result.stdout
+    assert f"papers (39 vectors, {NEW_VECTORS})" in result.stdout
     assert "vectors:" not in result.stdout, "every paper has its vector"
     assert "answers; model 'test-model'" in result.stdout
     assert "OPENAI_API_KEY is set but never sent to a custom base URL" in result.stdout
@@ -96,7 +96,7 @@ def test_papers_without_vectors_are_reported(seeded: Path) -> None:
     from rag.config import load_settings
     from rag.index.chroma import VectorStore, connect
 
-    store = VectorStore(connect(seeded, None), "papers", "all-MiniLM-L6-v2")
+    store = VectorStore(connect(seeded, None), "papers", NEW_VECTORS)
     store.collection.delete(ids=store.collection.get(limit=10)["ids"])  # as if an ingest died before them
     del store
     result = runner.invoke(app, ["doctor"])
@@ -115,7 +115,7 @@ def test_doctor_leaves_every_file_as_it_was(seeded: Path) -> None:
     before = _snapshot(seeded)
     result = runner.invoke(app, ["doctor", "--json"])
     checks = {c["name"]: c for c in json.loads(result.stdout)["checks"]}
-    assert checks["chroma"]["status"] == "ok" and "papers (39 vectors, all-MiniLM-L6-v2)" in checks["chroma"]["detail"]
+    assert checks["chroma"]["status"] == "ok" and f"papers (39 vectors, {NEW_VECTORS})" in checks["chroma"]["detail"]
     assert _snapshot(seeded) == before
 
 

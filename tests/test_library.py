@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from conftest import MODEL_DIR, SEEDS, needs_model
+from conftest import MODEL_DIR, NEW_VECTORS, SEEDS, needs_model
 
 from rag.config import load_settings
 from rag.embed.choice import EmbedderChoice
@@ -102,7 +102,7 @@ def test_lexical_fallback_then_upgrade_to_hybrid(
 
 @needs_model
 def test_other_model_in_collection_is_refused_then_reindexed(seeded: Path) -> None:
-    store = VectorStore(connect(seeded, None), "papers", "all-MiniLM-L6-v2")
+    store = VectorStore(connect(seeded, None), "papers", NEW_VECTORS)
     store.collection.modify(metadata={EMBED_MODEL_KEY: "other-model"})
     request = SearchRequest("tensor parallel strategies", 3)
     with pytest.raises(EmbeddingMismatchError, match=r"built with embedding model 'other-model'.*rag reindex"):
@@ -223,7 +223,7 @@ def test_invalid_model_files_are_one_clear_error(seeded: Path, tmp_path: Path, m
 
 @needs_model
 def test_reads_are_paged(seeded: Path) -> None:
-    store = VectorStore(connect(seeded, None), "papers", "all-MiniLM-L6-v2", page_size=7)  # 39 papers: six pages
+    store = VectorStore(connect(seeded, None), "papers", NEW_VECTORS, page_size=7)  # 39 papers: six pages
     assert len(store.ids()) == 39
     papers = store.papers()
     assert len({p.id for p in papers}) == 39 and all(p.citekey for p in papers)

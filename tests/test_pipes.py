@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import HETEROGENEOUS_QUESTION
+from conftest import HETEROGENEOUS_QUESTION, NEW_VECTORS
 
 RAG = [sys.executable, "-m", "rag"]
 TIMEOUT = 180
@@ -59,7 +59,7 @@ def test_show_in_a_file_is_field_lines_and_a_paragraph(seeded: Path) -> None:
 
 def test_collections_in_a_pipe_are_tab_separated(seeded: Path) -> None:
     out, _ = _run("collections")
-    assert out.splitlines() == ["collection\tpapers\tvectors\tembedding model", "papers\t39\t39\tall-MiniLM-L6-v2"]
+    assert out.splitlines() == ["collection\tpapers\tvectors\tembedding model", f"papers\t39\t39\t{NEW_VECTORS}"]
 
 
 def test_notes_on_stderr_in_a_file_are_neither_wrapped_nor_padded(seeded: Path, tmp_path: Path) -> None:

@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rag.config import DEFAULT_EMBED_MODEL, EmbedVariant, Settings
-from rag.embed.builds import INT8_BATCH_SIZE, NEW_LIBRARY_VARIANT, build_name, int8_model, is_local_build
+from rag.embed.builds import (
+    INT8_BATCH_SIZE,
+    INT8_MAX_TOKENS,
+    NEW_LIBRARY_VARIANT,
+    build_name,
+    int8_model,
+    is_local_build,
+)
 from rag.embed.endpoint import ENDPOINT_MODEL_PREFIX, EndpointEmbedder
 from rag.embed.onnx import OnnxMiniLM, model_files_dir
 from rag.embed.types import Embedder
@@ -136,6 +143,7 @@ def _local_builds(settings: Settings, files: Path) -> EmbedderChoice:
             INT8_BATCH_SIZE,
             model_file=lambda: int8_model(files / "model.onnx"),
             name=build_name(EmbedVariant.INT8),
+            max_tokens=INT8_MAX_TOKENS,
         ),
     }
     if settings.embed_variant is EmbedVariant.AUTO:
