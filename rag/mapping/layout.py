@@ -28,8 +28,9 @@ TSNE_PERPLEXITY_SHARE = 1 / 3
 # t-SNE on 384-dim vectors is much slower than on their first principal components, and looks the same.
 TSNE_INPUT_DIMENSIONS = 50
 # Barnes-Hut t-SNE, coarser than openTSNE's 0.5 and with 300 iterations after the early exaggeration, not
-# 500: SciFact's 5,183 abstracts lay out in 8.7 s instead of 16.0 s with the same neighbour trustworthiness
-# (0.938 vs 0.931 at 10 neighbours). Barnes-Hut beat the FFT method at this size on one thread (16 vs 34 s).
+# 500: SciFact's 5,183 abstracts lay out in 8.6 s instead of 15.8 s, neighbour trustworthiness 0.928 vs 0.937
+# at 10 neighbours (theta 0.8 with 500 iterations: 11.0 s, 0.931; benchmarks/map_speed.py). Barnes-Hut beat
+# the FFT method at this size on one thread (16 vs 34 s).
 TSNE_THETA = 0.8
 TSNE_ITERATIONS = 300
 # Lexical vectors (no model): TF-IDF reduced to this many dimensions, which keeps 5,000 papers in memory.
