@@ -37,10 +37,10 @@ import numpy as np
 
 from rag.config import DEFAULT_EMBED_MODEL, load_settings
 from rag.corpus.identity import content_id
-from rag.index.backend import backend_for
 from rag.index.catalog import Catalog, CatalogFile
 from rag.index.chroma import VectorStore, connect
 from rag.index.layout import CATALOG_FILE
+from rag.index.storage import backend_for
 from rag.index.units import all_units
 from rag.records import Paper
 from rag.services.context import Context

@@ -102,7 +102,7 @@ def choose_embedder(
     """The configured model, or None and a notice saying how to get it.
 
     ``cache_dir`` is Chroma's download folder (default: ``chroma_cache_dir()``); ``download``
-    fetches the model when it is neither configured nor cached (rag.index.chroma.download_default_model);
+    fetches the model when it is neither configured nor cached (rag.index.chroma_setup.download_default_model);
     ``None`` never downloads and never writes (``rag doctor``).
     """
     if not settings.dense_enabled:

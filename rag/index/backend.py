@@ -18,18 +18,17 @@ import shutil
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rag.config import Settings
 from rag.errors import StoreBusyError, StoreError
 from rag.index.catalog import Catalog, CatalogFile
-from rag.index.chroma import EMBED_MODEL_KEY, VectorStore, chroma_errors, connect, wipe_embedded_index
+from rag.index.chroma import EMBED_MODEL_KEY, VectorStore, chroma_errors, connect
 from rag.index.chroma_files import FileStamp, file_stamp, read_collections
+from rag.index.chroma_setup import wipe_embedded_index
 from rag.index.layout import DataDir
 from rag.index.lock import data_dir_lock, ensure_data_dir, is_locked, lock_if_free
-from rag.index.server_citekeys import settle_citekeys
 from rag.records import LibraryInfo, Notify, Paper, silent
 
 if TYPE_CHECKING:
@@ -347,94 +346,9 @@ class EmbeddedBackend(Backend):
         shutil.rmtree(self.layout.library(name), ignore_errors=True)
 
 
-class ServerBackend(Backend):
-    """A Chroma server (``RAG_CHROMA_URL``): its collections hold the papers; our data dir only caches."""
-
-    needs_embedder = True
-    keeps_papers_file = False
-
-    def __init__(self, layout: DataDir, url: str, client: ClientAPI | None = None) -> None:
-        super().__init__(layout, client)
-        self.url = url
-
-    @property
-    def where(self) -> str:
-        return self.url
-
-    @property
-    def repair_hint(self) -> str:
-        return "start the server (chroma run --path DIR) or unset RAG_CHROMA_URL"
-
-    def _connect(self) -> ClientAPI:
-        return connect(self.layout.root, self.url)
-
-    def prepare(self) -> None:
-        return None  # nothing local is needed before connecting
-
-    def write_guard(self, timeout: float) -> AbstractContextManager[None]:
-        return nullcontext()  # the server serialises writes; citekeys are settled after writing
-
-    def first_use_guard(self) -> AbstractContextManager[None]:
-        return nullcontext()
-
-    @contextmanager
-    def _always(self) -> Iterator[bool]:
-        yield True  # upserting the same vectors twice from two clients is harmless
-
-    def optional_write(self) -> AbstractContextManager[bool]:
-        return self._always()
-
-    def load_catalog(self, library: str, store: VectorStore | None, notify: Notify = silent) -> Catalog:
-        if store is None:
-            raise StoreError("a Chroma server library needs its vector store")
-        papers, lists = store.papers(), store.lists()
-        base = self._base(library, store)
-        if not papers and base is not None:
-            papers, lists = base.papers(), base.lists()  # first use of another embedding model
-        return Catalog({p.id: p for p in papers}, {s.file: s for s in lists})
-
-    def save_catalog(self, library: str, catalog: Catalog) -> None:
-        return None  # the collection is the truth, written with the vectors
-
-    def in_sync(self, library: str, store: VectorStore) -> bool:
-        return store.count() > 0  # the records are the papers (an empty collection may be a new model's)
-
-    def exists(self, library: str, store: VectorStore | None) -> bool:
-        if store is None:
-            return False
-        return store.exists() or self._base(library, store) is not None
-
-    def _base(self, library: str, store: VectorStore) -> VectorStore | None:
-        """The library's collection of the default model, where a collection of another model is new."""
-        if store.name == library:
-            return None
-        base = VectorStore(store.client, library, store.model, check_model=False)
-        return base if base.exists() else None
-
-    def lexical_dir(self, library: str) -> Path:
-        return self.layout.server_lexical(self.url, library)
-
-    def settle_new_keys(self, store: VectorStore, added: Sequence[Paper], known_keys: set[str]) -> list[str]:
-        return settle_citekeys(store, added, known_keys)
-
-    def keep_copy(self, library: str, catalog: Catalog) -> str | None:
-        """The collection is the only copy of a server library: keep one locally before dropping it."""
-        snapshot = CatalogFile(self.layout.snapshot(library))
-        snapshot.save(catalog)
-        return f"saved a copy of the {len(catalog.papers)} papers to {snapshot.path} before rebuilding"
-
-
 def _libraries(saved: dict[str, int | None], collections: dict[str, tuple[int, str | None]]) -> list[LibraryInfo]:
     found = {name: LibraryInfo(name, count, None, None) for name, count in saved.items()}
     for name, (vectors, model) in collections.items():
         info = found.setdefault(name, LibraryInfo(name, None, None, None))
         info.vectors, info.model = vectors, model
     return sorted(found.values(), key=lambda info: info.name)
-
-
-def backend_for(settings: Settings, client: ClientAPI | None = None) -> Backend:
-    """The backend the settings name: a Chroma server when RAG_CHROMA_URL is set, else the data dir."""
-    layout = DataDir(settings.data_dir)
-    if settings.chroma_url:
-        return ServerBackend(layout, settings.chroma_url, client)
-    return EmbeddedBackend(layout, client)

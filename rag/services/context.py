@@ -18,9 +18,11 @@ from rag.config import Settings
 from rag.embed.cached import CachedEmbedder
 from rag.embed.choice import EmbedderChoice, choose_embedder
 from rag.errors import InputError
-from rag.index.backend import Backend, backend_for
-from rag.index.chroma import download_default_model
-from rag.index.session import LibrarySession, Opener
+from rag.index.backend import Backend
+from rag.index.chroma_setup import download_default_model
+from rag.index.opener import Opener
+from rag.index.session import LibrarySession
+from rag.index.storage import backend_for
 from rag.llm.types import ChatModel
 
 if TYPE_CHECKING:
