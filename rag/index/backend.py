@@ -1,6 +1,6 @@
 """Where a library lives: an embedded Chroma folder beside our papers files, or a Chroma server.
 
-The variant is one class, chosen once (``backend_for``) the way httpx picks a
+The variant is one class, chosen once (``rag.index.storage.backend_for``) the way httpx picks a
 transport; the session and the services ask it, never ``settings.chroma_url``.
 What differs between the two:
 

@@ -62,7 +62,7 @@ class Context:
         return Opener(self.settings, self.storage(), self.embedding(), self.notify, self.progress)
 
     def reader(self) -> AbstractContextManager[LibrarySession]:
-        """The configured library, open for a command that reads it (rag.index.session.Opener.reader)."""
+        """The configured library, open for a command that reads it (rag.index.opener.Opener.reader)."""
         return self._opener().reader()
 
     def writer(self, *, create: bool = False) -> AbstractContextManager[LibrarySession]:
