@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from rag.corpus.schemas import Schema, to_paper
+from rag.corpus.schemas import Schema, record_papers
 from rag.corpus.tagged import MEDLINE, read_records
 from rag.errors import InputError
 from rag.records import Paper
@@ -39,13 +39,8 @@ def looks_like_medline(text: str) -> bool:
 
 def parse_medline(text: str, file_name: str) -> tuple[list[Paper], list[str]]:
     records, warnings = read_records(text, file_name, MEDLINE)
-    papers = []
-    for record in records:
-        paper = to_paper(record.fields.get, MEDLINE_SCHEMA, f"{file_name}#{record.number}", file_name)
-        if paper is None:
-            warnings.append(f"{file_name}:{record.line}: record has neither title nor abstract, skipped")
-        else:
-            papers.append(paper)
+    papers, skipped = record_papers(((r.number, r.line, r.fields.get) for r in records), MEDLINE_SCHEMA, file_name)
+    warnings += skipped
     if not papers:
         raise InputError(f"{file_name}: no MEDLINE record with a title or abstract")
     return papers, warnings

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rag.corpus.schemas import Schema, to_paper
+from rag.corpus.schemas import Schema, record_papers
 from rag.corpus.tagged import RIS, read_records
 from rag.errors import InputError
 from rag.records import Paper
@@ -44,13 +44,8 @@ def looks_like_ris(text: str) -> bool:
 def parse_ris(text: str, file_name: str) -> tuple[list[Paper], list[str]]:
     """Papers from RIS text; a broken record (no ER, no title or abstract) is a warning, the rest kept."""
     records, warnings = read_records(text, file_name, RIS)
-    papers = []
-    for record in records:
-        paper = to_paper(record.fields.get, RIS_SCHEMA, f"{file_name}#{record.number}", file_name)
-        if paper is None:
-            warnings.append(f"{file_name}:{record.line}: record has neither title nor abstract, skipped")
-        else:
-            papers.append(paper)
+    papers, skipped = record_papers(((r.number, r.line, r.fields.get) for r in records), RIS_SCHEMA, file_name)
+    warnings += skipped
     if not papers:
         raise InputError(f"{file_name}: no RIS record with a title or abstract ({'; '.join(warnings[:3]) or 'none'})")
     return papers, warnings

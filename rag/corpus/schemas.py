@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -140,3 +140,18 @@ def to_paper(
     )
     paper.arxiv = arxiv_value(text("arxiv")) or arxiv_in(f"{paper.doi or ''} {paper.url or ''}")
     return finish(paper, source, list_name)
+
+
+def record_papers(
+    records: Iterable[tuple[int, int, Lookup]], schema: Schema, file_name: str
+) -> tuple[list[Paper], list[str]]:
+    """Each record (its number, the line it starts on, how to read its fields) as a paper; one with neither
+    title nor abstract is a ``file:line`` warning, skipped."""
+    papers, warnings = [], []
+    for number, line, lookup in records:
+        paper = to_paper(lookup, schema, f"{file_name}#{number}", file_name)
+        if paper is None:
+            warnings.append(f"{file_name}:{line}: record has neither title nor abstract, skipped")
+        else:
+            papers.append(paper)
+    return papers, warnings

@@ -9,7 +9,7 @@ import csv
 import io
 import re
 
-from rag.corpus.schemas import Schema, to_paper
+from rag.corpus.schemas import Schema, record_papers
 from rag.corpus.tagged import WOS, read_records
 from rag.errors import InputError
 from rag.records import Paper
@@ -50,13 +50,9 @@ def looks_like_wos_tab(text: str) -> bool:
 
 
 def _papers(rows: list[tuple[int, int, dict[str, object]]], file_name: str) -> tuple[list[Paper], list[str]]:
-    papers, warnings = [], []
-    for number, line, fields in rows:
-        paper = to_paper(fields.get, WOS_SCHEMA, f"{file_name}#{number}", file_name)
-        if paper is None:
-            warnings.append(f"{file_name}:{line}: record has neither title nor abstract, skipped")
-        else:
-            papers.append(paper)
+    papers, warnings = record_papers(
+        ((number, line, fields.get) for number, line, fields in rows), WOS_SCHEMA, file_name
+    )
     if not papers:
         raise InputError(f"{file_name}: no Web of Science record with a title or abstract")
     return papers, warnings
