@@ -52,19 +52,16 @@ def test_delete_a_library(seeded: Path) -> None:
     assert missing.exit_code == 1 and "there is no library 'mine'" in missing.stderr
 
 
+def _search(env: dict[str, str]) -> subprocess.Popen[str]:
+    """A `rag search --json` process, its output captured."""
+    command = [*RAG, "search", "heterogeneous GPUs", "--json"]
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
 @needs_model
 def test_readers_run_side_by_side_right_after_the_first_indexing(tmp_path: Path) -> None:
     env = {**os.environ, "RAG_DATA_DIR": str(tmp_path / "fresh")}
-    readers = [
-        subprocess.Popen(
-            [*RAG, "search", "heterogeneous GPUs", "--json"],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(PARALLEL_READERS)
-    ]
+    readers = [_search(env) for _ in range(PARALLEL_READERS)]
     outcomes = [
         (r.wait(timeout=300), r.stdout.read() if r.stdout else "", r.stderr.read() if r.stderr else "") for r in readers
     ]
@@ -81,27 +78,12 @@ def test_first_runs_started_one_after_another_wait_for_the_seeding_instead_of_ra
     no vector yet (an interrupted ingest ...)" and rank by words only; they wait for the seeding instead."""
     env = {**os.environ, "RAG_DATA_DIR": str(tmp_path / "fresh")}
     catalog = tmp_path / "fresh" / "papers" / "papers.json"
-    first = subprocess.Popen(
-        [*RAG, "search", "heterogeneous GPUs", "--json"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    first = _search(env)
     deadline = time.monotonic() + 120
     while not catalog.exists():  # the papers are saved; their vectors are being computed now
         assert first.poll() is None and time.monotonic() < deadline, "the first run ended before saving the papers"
         time.sleep(0.02)
-    later = [
-        subprocess.Popen(
-            [*RAG, "search", "heterogeneous GPUs", "--json"],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(PARALLEL_READERS)
-    ]
+    later = [_search(env) for _ in range(PARALLEL_READERS)]
     for process in (first, *later):
         out, err = process.communicate(timeout=300)
         assert process.returncode == 0, err
