@@ -119,6 +119,7 @@ def test_doctor_leaves_every_file_as_it_was(seeded: Path) -> None:
     assert _snapshot(seeded) == before
 
 
+@needs_model  # without the model there is no Chroma database to damage
 def test_a_damaged_chroma_database_is_a_finding_with_the_fix(seeded: Path) -> None:
     from rag.index.layout import DataDir
 

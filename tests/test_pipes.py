@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import HETEROGENEOUS_QUESTION, NEW_VECTORS
+from conftest import HETEROGENEOUS_QUESTION, NEW_VECTORS, needs_model
 
 RAG = [sys.executable, "-m", "rag"]
 TIMEOUT = 180
@@ -57,11 +57,13 @@ def test_show_in_a_file_is_field_lines_and_a_paragraph(seeded: Path) -> None:
     assert not BOX_DRAWING & set(out) and max(map(len, lines)) < 1_000, "no box, no line padded to a width"
 
 
+@needs_model  # the seeded library's vectors and the model's notices
 def test_collections_in_a_pipe_are_tab_separated(seeded: Path) -> None:
     out, _ = _run("collections")
     assert out.splitlines() == ["collection\tpapers\tvectors\tembedding model", f"papers\t39\t39\t{NEW_VECTORS}"]
 
 
+@needs_model  # the seeded library's vectors and the model's notices
 def test_notes_on_stderr_in_a_file_are_neither_wrapped_nor_padded(seeded: Path, tmp_path: Path) -> None:
     long_name = "RAG_" + "X" * 150  # a misspelt setting: its notice is longer than 80 columns
     os.environ[long_name] = "1"
