@@ -32,6 +32,10 @@ import numpy.typing as npt
 
 from rag.embed.types import Embedder
 from rag.text import split_sentences, tokenize
+from rag.writing.polarity import antonyms as _antonyms
+from rag.writing.polarity import direction as _direction
+from rag.writing.polarity import negated as _negated
+from rag.writing.polarity import words as _words
 
 MODEL_FILE = Path(__file__).with_name("support_model.json")
 FloatArray = npt.NDArray[np.float64]
@@ -70,44 +74,7 @@ AGREEMENT = (
     "negated_share_abstract",
 )
 
-_WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
-# tokenize() drops "no"/"not"/"nor" as stop words, so negation is matched on raw lower-cased words.
-_NEGATION = re.compile(
-    r"no|not|never|none|nor|neither|without|cannot|fail|fails|failed|lack|lacks|lacked|lacking|absence|absent|"
-    r"unable|ineffective|insufficient|unaffected|unchanged|independent|irrelevant|unrelated|\w+n't"
-)
-# Direction of effect by word prefix: the usual ways an abstract says that something goes up or down.
-_UP = re.compile(
-    r"(increas|elevat|higher|greater|more|enhanc|promot|activat|upregulat|up-regulat|induc|improv|stimulat|augment|"
-    r"rais|boost|accelerat|positive|gain|rise|rising|rose|exacerbat|worsen|amplif|facilitat|potentiat|larger|faster)"
-    r"\w*"
-)
-_DOWN = re.compile(
-    r"(decreas|reduc|lower|less|fewer|inhibit|suppress|downregulat|down-regulat|impair|attenuat|declin|diminish|"
-    r"block|prevent|negative|loss|lose|abolish|drop|fall|slow|smaller|shorter|deplet|abrogat|repress|protect|delay)"
-    r"\w*"
-)
-_ANTONYMS = tuple(
-    (re.compile(a), re.compile(b))
-    for a, b in (
-        (r"increas\w*|elevat\w*|rais\w*", r"decreas\w*|reduc\w*|lower\w*"),
-        (r"higher|greater|more|larger", r"lower|less|fewer|smaller"),
-        (r"high", r"low"),
-        (r"up", r"down"),
-        (r"gain\w*", r"loss\w*|lose\w*|lost"),
-        (r"activat\w*|stimulat\w*|promot\w*|induc\w*", r"inhibit\w*|suppress\w*|repress\w*|block\w*"),
-        (r"enhanc\w*|improv\w*", r"reduc\w*|impair\w*|worsen\w*"),
-        (r"positive\w*", r"negative\w*"),
-        (r"benign", r"malignant"),
-        (r"agonist\w*", r"antagonist\w*"),
-        (r"susceptib\w*|sensitiv\w*", r"resist\w*"),
-        (r"sufficient|effective", r"insufficient|ineffective"),
-        (r"present|presence", r"absent|absence"),
-        (r"upregulat\w*|up-regulat\w*", r"downregulat\w*|down-regulat\w*"),
-        (r"early|earlier", r"late|later"),
-    )
-)
 # "no significant difference", "was not associated with", "had no effect on": a null finding.
 _NULL_RESULT = re.compile(
     r"\b(no|not|nor|neither|without|none)\b(?:\W+\w+){0,4}?\W+(significant\w*|associat\w*|effect\w*|differen\w*|"
@@ -185,40 +152,6 @@ class LogisticModel:
     def probability(self, values: dict[str, float]) -> float:
         z = float(self.logits(np.array([[values[f] for f in self.features]]))[0])
         return 1 / (1 + math.exp(-max(min(z, 30.0), -30.0)))
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
-
-
-def _negated(words: Sequence[str]) -> bool:
-    return any(_NEGATION.fullmatch(w) for w in words)
-
-
-def _direction(words: Sequence[str]) -> int:
-    """+1 / -1 / 0: the net direction of effect, flipped if the words are negated."""
-    net = sum(bool(_UP.fullmatch(w)) for w in words) - sum(bool(_DOWN.fullmatch(w)) for w in words)
-    sign = (net > 0) - (net < 0)
-    return -sign if _negated(words) else sign
-
-
-@lru_cache(maxsize=65_536)
-def _antonym_sides(word: str) -> frozenset[tuple[int, int]]:
-    """(pair, side) of every antonym pattern ``word`` matches; once per word, however often it is met."""
-    return frozenset((i, side) for i, pair in enumerate(_ANTONYMS) for side in (0, 1) if pair[side].fullmatch(word))
-
-
-def _antonyms(claim: Sequence[str], evidence: Sequence[str]) -> float:
-    """Antonym pairs where the claim uses one side only and the evidence the other side only."""
-    in_claim = set().union(*map(_antonym_sides, claim))
-    in_evidence = set().union(*map(_antonym_sides, evidence))
-    found = 0
-    for i in range(len(_ANTONYMS)):
-        for x, y in ((0, 1), (1, 0)):
-            found += (
-                (i, x) in in_claim and (i, y) not in in_claim and (i, y) in in_evidence and (i, x) not in in_evidence
-            )
-    return float(found)
 
 
 def _share(wanted: Sequence[str], have: set[str], idf: Idf | None = None) -> float:
