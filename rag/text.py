@@ -56,7 +56,72 @@ SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\[(\"'])")
 
 
 def split_sentences(text: str) -> list[str]:
+    """A text cut at every full stop before a capital: how the fitted support check reads abstracts (its
+    evidence positions and measured numbers depend on it). Prose a reader reads uses ``split_prose``."""
     return [s.strip() for s in SENTENCE_BREAK.split(text) if s.strip()]
+
+
+# Words that end with a full stop without ending the sentence (compared lower-cased, without the stop).
+ABBREVIATIONS = frozenset(
+    {
+        "al", "e.g", "i.e", "cf", "vs", "viz", "approx", "resp", "ca", "ph.d",
+        "fig", "figs", "eq", "eqs", "eqn", "eqns", "sec", "secs", "sect", "ch", "chap", "tab", "tbl",
+        "ref", "refs", "no", "nos", "vol", "vols", "p", "pp", "thm", "lem", "def", "prop", "cor", "alg", "app", "appx",
+        "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "inc", "ltd", "dept", "univ", "ed", "eds",
+    }
+)  # fmt: skip
+# An initial (J. Smith) or letters with stops (e.g., U.S.); a lone lower-case letter ends sentences ("set x.").
+_INITIALS = re.compile(r"[A-Z]|(?:[^\W\d_]\.)+[^\W\d_]")
+_OPENERS = "([\"'“‘"
+
+
+def is_abbreviation(word: str) -> bool:
+    """``word`` (the text before a full stop) is an abbreviation or an initial, not a sentence's last word."""
+    word = word.lstrip(_OPENERS)
+    return bool(_INITIALS.fullmatch(word)) or word.lower() in ABBREVIATIONS
+
+
+@lru_cache(maxsize=4)
+def _sentence_end(marks: str) -> re.Pattern[str]:
+    """A sentence may end at . ! ? or … followed by closing brackets or quotes, then citation marks."""
+    attached = rf"(?:\s?[{marks}])*" if marks else ""
+    return re.compile(rf"(?P<stop>[.!?…]+)(?P<close>[)\]\"'’”]*)(?P<marks>{attached})\s+(?=(?P<next>\S))")
+
+
+def split_prose(paragraph: str, marks: str = "") -> list[str]:
+    """One paragraph (whitespace collapsed) -> its sentences, split where a reader splits them: not after
+    "et al.", "e.g.", "vs.", "Fig.", initials or inside numbers, nor before a lower-case word. ``marks`` is a
+    regex character class of citation marks: a citation after a full stop stays with the sentence it ends
+    (one that opens a sentence, before a lower-case word, goes with that one). A piece with no word of its own
+    ("[1].", a citation alone after "etc.") joins the sentence before it."""
+    end_at = _sentence_end(marks)
+    is_mark = re.compile(f"[{marks}]").fullmatch if marks else (lambda _: None)
+
+    def starts_sentence(char: str) -> bool:
+        return char.isupper() or char.isdigit() or char in _OPENERS or bool(is_mark(char))
+
+    sentences: list[str] = []
+    start = 0
+    for match in end_at.finditer(paragraph):
+        if match.group("stop") == "." and is_abbreviation(paragraph[start : match.start()].rsplit(" ", 1)[-1]):
+            continue
+        following = match.group("next")
+        if match.group("marks") and not starts_sentence(following):
+            end = match.start("marks")  # "... good. \citet{x} found that": the citation opens the next one
+        elif starts_sentence(following):
+            end = match.end("marks")
+        else:
+            continue
+        sentences.append(paragraph[start:end].strip())
+        start = end
+    sentences.append(paragraph[start:].strip())
+    joined: list[str] = []
+    for sentence in filter(None, sentences):
+        if joined and not re.search(r"[^\W\d_]", sentence):
+            joined[-1] = f"{joined[-1]} {sentence}"
+        else:
+            joined.append(sentence)
+    return joined
 
 
 def term_coverage(question: str, text: str) -> float:

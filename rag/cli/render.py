@@ -98,8 +98,6 @@ def _sentence_text(sentence: CitedSentence) -> Text:
     if sentence.support is Support.CONTRADICTED:
         cited = "".join(f"[{n}]" for n in sentence.citations)
         text.append(f" (contradicted by {cited})", style="bold red")
-    if sentence.ungrounded:
-        text.append(f" (not in the sources: {clean(', '.join(sentence.ungrounded))})", style="yellow")
     if sentence.conflict:
         text.append(" (its source may say otherwise)", style="yellow")
     return text

@@ -68,7 +68,6 @@ def _sentence_json(answer: Answer, sentence: CitedSentence) -> dict[str, Any]:
             "position": evidence.position,
             "text": evidence.text,
         },
-        "ungrounded": sentence.ungrounded,
         "conflict": sentence.conflict,
         # A vague subject ("The paper") rag named: the citation number of the paper it names, or null.
         "subject_source": sentence.subject_source,
@@ -98,7 +97,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "hits": [hit_json(h) for h in answer.hits],
         "sentences": [_sentence_json(answer, s) for s in answer.sentences],
         "removed_citations": answer.removed_citations,
-        "dropped_sentences": [{"text": d.text, "reason": d.reason} for d in answer.dropped],
+        "dropped_sentences": [{"text": d.text, "reason": d.reason, "detail": d.detail} for d in answer.dropped],
         "notes": answer.notes,
         "uncited": [{"id": p.id, "title": p.title, "citekey": p.citekey} for p in answer.uncited],
         "model": answer.model,

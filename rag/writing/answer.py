@@ -51,8 +51,6 @@ class CitedSentence:
     # rag added the citation: the model cited nothing (or a source that does not back the sentence).
     attributed: bool = False
     evidence: Evidence | None = None
-    # Names and numbers in the sentence that no given source mentions (a model inventing them).
-    ungrounded: list[str] = field(default_factory=list)
     # The offline check sees the evidence negate or reverse the claim (a warning: right about half the time).
     conflict: bool = False
     # A vague subject ("The paper") named by rag: the text inserted after it (" (Hazra, 2021)") and the
@@ -67,6 +65,8 @@ class DroppedSentence:
 
     text: str
     reason: str
+    # What the check found, told for a reader: "1.76 is not in [1]; 1.46-1.98 is from [2], not [1]".
+    detail: str = ""
 
 
 class AnswerMode(StrEnum):

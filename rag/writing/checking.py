@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 from rag.llm.types import ChatModel, Completion, Usage
 from rag.records import Paper
-from rag.text import split_sentences
+from rag.text import split_prose
 from rag.writing.answer import Answer, AnswerMode, Citation, CitedSentence, DroppedSentence, Evidence, Support
+from rag.writing.citation_check import CitedText, Reading, answer_support, describe, prepare, read_against
 from rag.writing.citations import Claim, claims_from_text, keep_given, with_citations
-from rag.writing.degenerate import first_occurrences, fragment_reason, restates_title, ungrounded_terms
-from rag.writing.sources import source_block
+from rag.writing.degenerate import first_occurrences, fragment_reason, restates_title
 from rag.writing.structured import ModelSentence, parse_structured
 from rag.writing.subjects import name_vague_subject
 from rag.writing.verification import SourceScore, judge_with_model, score_against_group, score_against_sources
@@ -32,6 +32,8 @@ from rag.writing.verification import SourceScore, judge_with_model, score_agains
 REPEATED = "repeated an earlier sentence"
 CUT_OFF = "cut off when rag stopped the looping model"
 UNSUPPORTED = "no given source supports it"
+UNSTATED = "states a number or name its sources do not"
+REVERSED = "says the opposite of its source"
 FRAGMENT = "not a whole sentence"
 TITLE = "restates a source's title"
 SHOWN = (Support.SUPPORTED, Support.EVIDENCE, Support.WEAK, Support.CONTRADICTED)
@@ -53,7 +55,7 @@ def read_claims(reply: Completion) -> list[Claim]:
 
 def structured_claims(sentences: Sequence[ModelSentence]) -> list[Claim]:
     # A "text" value may hold several sentences: each is checked (and deduplicated) on its own.
-    return [Claim(part, s.sources) for s in sentences for part in split_sentences(s.text)]
+    return [Claim(part, s.sources) for s in sentences for part in split_prose(" ".join(s.text.split()))]
 
 
 def _evidence(score: SourceScore, n: int) -> Evidence:
@@ -109,38 +111,45 @@ def title_only_unsupported(table: list[list[SourceScore]], given: Sequence[Paper
     return table
 
 
-def source_texts(given: Sequence[Paper]) -> list[str]:
-    """What names and numbers are looked up in: each source as the model saw it, and its venue."""
-    return [source_block(n, p) + (f"\n{p.venue}" if p.venue else "") for n, p in enumerate(given, start=1)]
+def _read(claim: str, cited: Sequence[int], prepared: Sequence[CitedText]) -> tuple[Reading, str]:
+    """The claim read against the sources it cites (numbered from 1), and what it finds, told as a reader
+    would ("1.76 is not in [1]; 1.46-1.98 is from [2], not [1]")."""
+    others = [n for n in range(1, len(prepared) + 1) if n not in cited]
+    reading = read_against(claim, [prepared[n - 1] for n in cited], [prepared[n - 1] for n in others])
+    named = {i: f"[{n}]" for i, n in enumerate(others)}
+    return reading, describe(reading.findings, "".join(f"[{n}]" for n in cited), named)
 
 
 def check_claim(
     claim: Claim,
     scores: list[SourceScore],
     given: Sequence[Paper],
-    texts: Sequence[str],
+    prepared: Sequence[CitedText],
     usage: Usage,
     judge: ChatModel | None = None,
 ) -> Checked | DroppedSentence:
-    """One screened claim, labelled against its sources (attributed to the one that backs it if need be)."""
+    """One screened claim, labelled against its sources under the answer policy (attributed to the one that
+    backs it if need be): a number, name or finding its sources do not state is never shown as backed."""
     cited, _ = keep_given(claim.numbers, len(given))
     cited = [n for n in cited if not given[n - 1].no_abstract]  # a title backs nothing: never cited as evidence
     support, best, best_n = _label_cited(claim.text, cited, scores, given, judge, usage)
+    reading, why = _read(claim.text, cited, prepared)
+    support = answer_support(support, reading)  # the answer policy: what the sentence states decides
+    if reading.contradicts:  # it says the opposite of what it cites: never shown, even marked
+        return DroppedSentence(with_citations(claim.text, cited), REVERSED, why)
     attributed = False
     if support in (Support.UNCITED, Support.UNSUPPORTED, Support.WEAK):
         # The model cited nothing, or a source that does not back the sentence: find the one that does.
         top = max(range(len(given)), key=lambda j: scores[j].score)
-        if scores[top].support.is_top and top + 1 not in cited:
+        if scores[top].support.is_top and top + 1 not in cited and not _read(claim.text, [top + 1], prepared)[1]:
             confirmed = scores[top].support
             if judge is not None:  # --verify llm: the judge has the last word on the new citation too
                 confirmed = judge_with_model(claim.text, [(top + 1, given[top])], judge, usage)
             if confirmed.is_top:
                 cited, support, best, best_n, attributed = [top + 1], confirmed, scores[top], top + 1, True
+                why = ""
     if support not in SHOWN:
-        return DroppedSentence(with_citations(claim.text, cited), UNSUPPORTED)
-    ungrounded = ungrounded_terms(claim.text, texts)
-    if ungrounded and support.is_top:
-        support = Support.WEAK  # right topic, but it names things no source mentions
+        return DroppedSentence(with_citations(claim.text, cited), UNSTATED if why else UNSUPPORTED, why)
     # "The paper also ..." citing one source (or, citing several, the one holding the evidence) is named.
     named_n = cited[0] if len(cited) == 1 else best_n
     text, subject = name_vague_subject(claim.text, given[named_n - 1]) if named_n else (claim.text, None)
@@ -151,7 +160,6 @@ def check_claim(
         best.score if best else None,
         attributed,
         _evidence(best, best_n) if best and best_n else None,
-        ungrounded,
         conflict=bool(best and best.conflict and judge is None),
         subject=subject,
         subject_source=named_n if subject else None,
@@ -177,10 +185,10 @@ def check_reply(
     claims, screened = screen_claims(claims, given)
     dropped += screened
     table = title_only_unsupported(score_against_sources([c.text for c in claims], given), given)
-    texts = source_texts(given)
+    prepared = prepare(given)
     checked: list[Checked] = []
     for claim, scores in zip(claims, table, strict=True):
-        result = check_claim(claim, scores, given, texts, usage, judge)
+        result = check_claim(claim, scores, given, prepared, usage, judge)
         if isinstance(result, DroppedSentence):
             dropped.append(result)
         else:

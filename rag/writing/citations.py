@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rag.text import SENTENCE_BREAK
+from rag.text import split_prose
 from rag.writing.answer import CitedSentence
 
 # [3], [1, 2], [1-3], [1–3]; the model's way of grouping does not matter.
@@ -34,7 +34,7 @@ def split_cited_sentences(text: str) -> list[CitedSentence]:
     """Sentences with their citation numbers; a citation after the full stop stays with its sentence."""
     pieces: list[str] = []
     for paragraph in text.split("\n"):
-        for piece in SENTENCE_BREAK.split(paragraph.strip()):
+        for piece in split_prose(" ".join(paragraph.split())):
             if pieces and re.fullmatch(r"(\[\d+\]\s*)+[.,;]?", piece.strip()):
                 pieces[-1] += " " + piece.strip()
             elif piece.strip():

@@ -1,18 +1,17 @@
 """What small models do when they lose the thread: say one sentence over and over (or nearly), write pieces
-that are not sentences, restate a source's title as a finding, and name things (institutions, funders,
-numbers) that no source mentions. Caught here, in code.
+that are not sentences, and restate a source's title as a finding. Caught here, in code (names and numbers
+no source states are the citation check's: rag.writing.discrepancies).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
 from rag.llm.types import StreamWatch
-from rag.text import split_sentences, stopwords, tokenize
+from rag.text import split_sentences, tokenize
 from rag.writing.citations import CITATION_GROUP
 
 # A sentence seen this many times means the model is looping: stop reading it.
@@ -24,9 +23,6 @@ LOOP_RUN_CHARS = 60
 # Every "text" value of a JSON reply, the last one possibly still open.
 _JSON_TEXT = re.compile(r'"text"\s*:\s*"((?:[^"\\]|\\.)*)')
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
-# Names: runs of capitalised words, allowing the small words inside institution names.
-_NAME = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:of|for|the|de|di|van|von)?\s*[A-Z][\w'’-]*)+|\b[A-Z]{2,}[a-z]?s?\b")
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?\s*%?")
 # Fewer words than this is a piece of a sentence ("in a 2"), whatever its punctuation.
 MIN_SENTENCE_WORDS = 4
 # A sentence ends on a content word: one ending on these was cut mid-phrase ("the role of capacity in a").
@@ -137,38 +133,3 @@ def restates_title(sentence: str, titles: Sequence[str]) -> bool:
         if title_terms and terms & title_terms and len(terms - title_terms) < MIN_TERMS_BEYOND_TITLE:
             return True
     return False
-
-
-def _folded(text: str) -> str:
-    """Lower case without accents: "Dünner" in a source is "Dunner" in a model's sentence."""
-    return "".join(ch for ch in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(ch))
-
-
-def ungrounded_terms(sentence: str, sources: Sequence[str]) -> list[str]:
-    """Names and numbers in ``sentence`` that appear in none of the ``sources`` (titles, authors, venues,
-    abstracts). A capitalised word that only starts the sentence ("As", "In", "While") is not part of a name."""
-    haystack = _folded(" ".join(sources))
-    claim = CITATION_GROUP.sub("", sentence)
-    common = stopwords()
-    found: list[str] = []
-    for match in _NAME.finditer(claim):
-        words = match.group(0).split()
-        while words and words[0].lower() in common:
-            words = words[1:]  # "The University of Tokyo" is named "University of Tokyo"; "As Yuan" is "Yuan"
-        at_start = not claim[: match.start()].strip(" \"'“(")
-        if not words or (len(words) == 1 and at_start and words == match.group(0).split()):
-            continue  # a capitalised first word is just the start of the sentence
-        name = " ".join(words)
-        candidates = [name, " ".join(words[1:])] if at_start and len(words) > 1 else [name]
-        if not any(_grounded(c, haystack) for c in candidates if c):
-            found.append(name)
-    for match in _NUMBER.finditer(claim):
-        number = match.group(0).rstrip("% ").strip()
-        if number not in haystack:
-            found.append(match.group(0).strip())
-    return list(dict.fromkeys(found))
-
-
-def _grounded(name: str, haystack: str) -> bool:
-    folded = _folded(name)
-    return folded in haystack or folded.removesuffix("s") in haystack  # "NICs": "NIC"

@@ -15,10 +15,10 @@ from rag.writing.checking import (
     Checked,
     check_claim,
     screen_claims,
-    source_texts,
     structured_claims,
     title_only_unsupported,
 )
+from rag.writing.citation_check import prepare
 from rag.writing.citations import Claim, claims_from_text
 from rag.writing.structured import complete_sentences
 from rag.writing.verification import score_against_sources
@@ -34,7 +34,7 @@ class SentenceFeed:
         self.given = given
         self.on_sentence = on_sentence
         self.structured = structured
-        self.texts = source_texts(given)
+        self.prepared = prepare(given)
         self.text = ""
         self.seen = 0
         self.kept: list[Claim] = []
@@ -63,6 +63,6 @@ class SentenceFeed:
             return  # a fragment, a title or a repeat: never shown
         self.kept.append(claim)
         scores = title_only_unsupported(score_against_sources([claim.text], self.given), self.given)[0]
-        result = check_claim(claim, scores, self.given, self.texts, Usage())
+        result = check_claim(claim, scores, self.given, self.prepared, Usage())
         if isinstance(result, Checked):
             self.on_sentence(result.sentence, result.papers)

@@ -15,9 +15,9 @@ NEGATION = re.compile(
     r"no|not|never|none|nor|neither|without|cannot|fail|fails|failed|lack|lacks|lacked|lacking|absence|absent|"
     r"unable|ineffective|insufficient|unaffected|unchanged|independent|irrelevant|unrelated|\w+n't"
 )
-# The words that turn a statement into its denial outright (a stricter set than NEGATION, whose "unchanged" or
-# "independent" also name results): what a sentence must not add to, or drop from, the sentence it restates.
-DENIAL = re.compile(r"no|not|never|none|nor|neither|without|cannot|\w+n't|lacks?|lacked|lacking|unable|fails?|failed")
+# The words that turn a statement into its denial outright (a stricter set than NEGATION, whose "lack of" or
+# "unchanged" also name things and results): what a sentence must not add to, or drop from, what it restates.
+DENIAL = re.compile(r"no|not|never|none|nor|neither|cannot|\w+n't")
 # Direction of effect by word prefix: the usual ways an abstract says that something goes up or down.
 UP = re.compile(
     r"(increas|elevat|higher|greater|more|enhanc|promot|activat|upregulat|up-regulat|induc|improv|stimulat|augment|"
@@ -73,6 +73,7 @@ ALIGNED_ANTONYMS = tuple(
         (r"protect\w*", r"harm\w*|damag\w*"),
         (r"accept\w*", r"reject\w*"),
         (r"confirm\w*|support\w*", r"refut\w*|contradict\w*"),
+        (r"with", r"without"),
     )
 )
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")

@@ -1,0 +1,467 @@
+"""What a sentence adds to, or changes in, the source it cites: the part of the citation check that reads
+facts, not topics.
+
+Similarity says a sentence and its source are about the same thing; it cannot see a changed number, an
+invented place or a flipped finding (measured: such sentences kept the top label 97%, 98% and 49% of the
+time). So, against the *cited* source:
+
+- every number of the sentence must be one the source gives (rounding, thousands separators, ranges and
+  number words tolerated); one that only another given source has is named as coming from there;
+- every name (places, institutions, datasets, methods, acronyms, gene and model identifiers) and every
+  population, organism or study design the sentence names must be in the source;
+- aligned word by word with its evidence sentence, the sentence must not say the opposite: a word of
+  direction replaced by its opposite (increased/decreased), or a denial added or dropped ("was not
+  associated"), is a contradiction. A faithful copy or close rewording has neither.
+
+The findings are facts for a policy to weigh (rag.writing.citation_checker): an answer's sentence was
+written from the sources shown, so any finding makes it unsupported or contradicted; a manuscript's author
+read the whole paper, so only a contradiction on strong alignment counts there.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+from rag.text import stopwords, tokenize
+from rag.writing.citations import CITATION_GROUP
+from rag.writing.polarity import DENIAL, opposed, words
+
+_RAISED_DOT = re.compile(r"(?<=\d)·(?=\d)")
+# A number: thousands separators, decimals, a decimal written without its 0 (P = .004).
+_NUMBER = re.compile(r"(?<![\w.,])(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|(?<![\w.])\.\d+)(?P<suffix>[A-Za-zμ°]*)")
+# A range of two numbers: "1.46-1.98", "1.46 to 1.98" (each end a number as _NUMBER reads it).
+_RANGE = re.compile(
+    r"(?<![\w.,-])(?P<low>\d+(?:[.,]\d+)*|\.\d+)\s*(?:-|to)\s*(?P<high>\d+(?:[.,]\d+)*|\.\d+)(?![\w.,]\d|\w)"
+)
+# Thousands written with spaces, as some journals do ("19 999").
+_SPACED_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?: \d{3})+(?![\w.,]\d)")
+# A number the sentence rounds from its source keeps at least this many significant digits (1.8 or 33).
+MIN_ROUNDED_DIGITS = 2
+# Letters glued to digits (IL-18, BCL2, 3T3, GPT-3, CD4+, COVID-19): an identifier, compared as a name.
+_IDENTIFIER = re.compile(r"(?<![\w-])(?:[A-Za-z]+[-]?\d[\w-]*|\d+[A-Za-z][\w-]*)(?![\w])")
+# A number followed by one of these is still a number (a unit or a fold), not an identifier.
+_UNIT_WORDS = (
+    "x fold mg g kg ml l mm cm m km nm um μm mmol mol h hr hrs min s ms d y yr yrs wk wks mo kb mb gb tb k m b "
+    "bp kda hz khz mhz ghz w kw v mv ma °c c f"
+)
+_UNITS = frozenset(_UNIT_WORDS.split())
+_SMALL_NUMBERS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty"
+)
+NUMBER_WORDS = {w: str(n) for n, w in enumerate(_SMALL_NUMBERS.split())} | {
+    "thirty": "30",
+    "forty": "40",
+    "fifty": "50",
+    "hundred": "100",
+    "thousand": "1000",
+    "million": "1000000",
+}
+# Names: a capitalised word or a run of them (acronyms too), allowing the small words inside institution names.
+_NAME = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:of|for|the|de|di|van|von)?\s*[A-Z][\w'’-]*)*")
+# Abbreviations of statistics and of the sentence's own structure: naming them adds no fact.
+_STATISTICS = "CI HR OR RR SD SE SEM IQR AUC ROC P N NS vs VS EG IE ET AL"
+_NOT_NAMES = frozenset(_STATISTICS.split())
+# What a population, an organism, a place or a study design is called: named, it must be the source's.
+# Each group's words are one fact (a source saying "murine" names mice); a plural "s" is always allowed.
+_KIND_WORDS = (
+    "mice|mouse|murine",
+    "rat",
+    "zebrafish",
+    "pig|porcine|swine",
+    "monkey|macaque|primate",
+    "dog|canine",
+    "cat|feline",
+    "rabbit",
+    "hamster",
+    "sheep|ovine",
+    "cattle|cow|bovine",
+    "chicken",
+    "yeast|saccharomyces",
+    "drosophila|fruit flies|fruit fly",
+    "nematode|c. elegans|caenorhabditis",
+    "children|child|paediatric|pediatric|kid|childhood",
+    "infant|newborn|neonate|neonatal",
+    "adolescent|teenager|youth",
+    "adult",
+    "elderly|older adult|older people|older person|aged",
+    "women|woman|female|maternal|mother",
+    "men|man|male",
+    "girl",
+    "boy",
+    "pregnant|pregnancy|pregnancies",
+    "smoker",
+    "veteran",
+    "student",
+    "nurse",
+    "athlete",
+    "healthy volunteer",
+    "randomized|randomised|randomly|randomization|randomisation",
+    "meta-analysis|meta-analyses",
+    "systematic review",
+    "cohort",
+    "case-control",
+    "cross-sectional",
+    "prospective|prospectively",
+    "retrospective|retrospectively",
+    "longitudinal",
+    "observational",
+    "double-blind|double-blinded",
+    "placebo-controlled|placebo",
+    "open-label",
+    "in vitro",
+    "in vivo",
+)
+# A sentence restating its evidence shares this share of its content terms with it (else it is not aligned,
+# and no word-for-word comparison is made).
+MIN_ALIGNED_SHARE = 0.6
+# Two stretches of a source align equally well unless one shares this much more of the sentence's words.
+ALIGNMENT_TIE = 1e-9
+_ALIGN_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z0-9]+(?:[-'][a-z0-9]+)*")
+# A stretch of at most this many words put in place of another is a substitution (a number, a word of
+# direction, a denial swapped), not a clause rewritten.
+MAX_SWAPPED_WORDS = 3
+# A denial applies to the first content word within this many words after it ("not significantly different").
+DENIED_WORD_REACH = 4
+# Words a restatement may add without changing what is said.
+_FRAME_WORDS = "the a an this these that study studies paper authors work results findings data show shows"
+_FRAME = frozenset(_FRAME_WORDS.split())
+
+
+class FindingKind(StrEnum):
+    NUMBER = "number"
+    NAME = "name"
+    DIRECTION = "direction"
+    NEGATION = "negation"
+
+    @property
+    def contradicts(self) -> bool:
+        return self in (FindingKind.DIRECTION, FindingKind.NEGATION)
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: FindingKind
+    said: str  # what the sentence says: "1.76", "Germany", "decreased", "not"
+    source_says: str | None = None  # the evidence's word it replaces, or the denial it drops, or None
+    found_in: int | None = None  # a number or name missing from the cited source but in this other one
+
+    def describe(self, cited: str, other: str | None = None) -> str:
+        """Why it counts, for a reader: ``cited`` and ``other`` name the sources ("[1]", "[2]")."""
+        if self.kind in (FindingKind.NUMBER, FindingKind.NAME) and self.source_says:
+            return f"says {self.said} where {cited} says {self.source_says}"
+        if self.kind is FindingKind.DIRECTION:
+            return f"says '{self.said}' where {cited} says '{self.source_says}'"
+        if self.kind is FindingKind.NEGATION:
+            if self.source_says:
+                return f"drops the '{self.source_says}' of {cited}: says the opposite"
+            return f"adds '{self.said}' to what {cited} says: says the opposite"
+        if other is not None:
+            return f"{self.said} is from {other}, not {cited}"
+        return f"{self.said} is not in {cited}"
+
+
+_GREEK_NAMES = (
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon "
+    "phi chi psi omega"
+)
+_GREEK = dict(zip("αβγδεζηθικλμνξοπρστυφχψω", _GREEK_NAMES.split(), strict=True))
+
+
+def fold(text: str) -> str:
+    """Lower case without accents or ligatures: "Dünner" in a source is "Dunner" in a model's sentence; a
+    decimal point written as a raised dot (the Lancet's 1·75) is a full stop."""
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).lower())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).replace("−", "-").replace("–", "-")
+    text = "".join(_GREEK.get(ch, ch) for ch in text)  # IFN-γ is IFN-gamma
+    return _RAISED_DOT.sub(".", text)
+
+
+def _value(raw: str) -> str:
+    """'32,441' -> '32441', '.004' -> '0.004', '1.50' -> '1.5', '007' -> '7'."""
+    whole, _, decimals = raw.replace(",", "").replace(" ", "").partition(".")
+    whole, decimals = whole.lstrip("0") or "0", decimals.rstrip("0")
+    return f"{whole}.{decimals}" if decimals else whole
+
+
+def is_unit(suffix: str) -> bool:
+    """Letters after digits that keep them a number: a unit or a fold ("10 mg", "4.8x"), not a name ("2D")."""
+    return not suffix or suffix in _UNITS or (len(suffix) > 1 and suffix.lower() in _UNITS) or suffix == "X"
+
+
+def numbers_in(text: str) -> list[str]:
+    """The numbers a text states, as written without their unit (identifiers such as 'IL-18', '3T3' or '2D'
+    are names, not numbers)."""
+    text = _RAISED_DOT.sub(".", text)
+    found = []
+    for match in _NUMBER.finditer(text):
+        start, suffix = match.start(), match.group("suffix")
+        before = text[max(start - 2, 0) : start]
+        if before[-1:].isalpha() or (before[-1:] == "-" and before[:1].isalpha()):
+            continue  # BCL-2, GPT-3: the digits belong to a name
+        if not is_unit(suffix):
+            continue
+        if re.fullmatch(r"\(\d\)", text[max(start - 1, 0) : match.end() + 1]):
+            continue  # an enumeration: (1), (2)
+        found.append(match.group(0)[: len(match.group(0)) - len(suffix)])
+    return found
+
+
+@dataclass(frozen=True)
+class NumberTable:
+    """The numbers a source gives, as values, and the ranges it gives (a confidence interval is a pair), for
+    lookups with rounding tolerated."""
+
+    values: frozenset[str]
+    ranges: frozenset[tuple[str, str]] = frozenset()
+
+    @classmethod
+    def of(cls, text: str) -> NumberTable:
+        values = {_value(n) for n in numbers_in(text)}
+        values |= {_value(m.group(0)) for m in _SPACED_THOUSANDS.finditer(text)}
+        values |= {NUMBER_WORDS[w] for w in words(text) if w in NUMBER_WORDS}
+        ranges = {(_value(low), _value(high)) for _, low, high in ranges_in(text)}
+        return cls(frozenset(values), frozenset(ranges))
+
+    def has(self, raw: str) -> bool:
+        return any(_same_number(raw, known) for known in self.values)
+
+    def has_range(self, low: str, high: str) -> bool:
+        return any(_same_number(low, a) and _same_number(high, b) for a, b in self.ranges)
+
+
+def _same_number(raw: str, known: str) -> bool:
+    """``raw`` (as a sentence writes it) is ``known`` (a source's value), or ``known`` rounded: the sentence may
+    round the source's number (1.461 -> 1.46, 32.7 -> 33), never the other way."""
+    value = _value(raw)
+    if value == known:
+        return True
+    decimals = len(value.split(".")[1]) if "." in value else 0
+    if len(value.replace(".", "").lstrip("0")) < MIN_ROUNDED_DIGITS:
+        return False  # "2" is not 1.783 rounded: too short to tell a rounding from another number
+    if "." not in known or len(known.split(".")[1]) <= decimals:
+        return False
+    return abs(round(float(known), decimals) - float(value)) < 0.5 * 10.0 ** (-decimals)
+
+
+def ranges_in(text: str) -> list[tuple[str, str, str]]:
+    """Ranges a text states ("1.46-1.98", "19 to 28"): (as written, low, high), numbers as numbers_in reads them."""
+    text = _RAISED_DOT.sub(".", text).replace("–", "-").replace("−", "-")
+    found = []
+    for match in _RANGE.finditer(text):
+        low, high = match.group("low"), match.group("high")
+        if numbers_in(low) == [low] and numbers_in(high) == [high]:
+            found.append((match.group(0), low, high))
+    return found
+
+
+@lru_cache(maxsize=1)
+def _kind_patterns() -> tuple[re.Pattern[str], ...]:
+    """One pattern per group of kind words: any member, whole words (plural "s" allowed), in folded text."""
+    return tuple(
+        re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(m) for m in line.split("|")) + r")s?(?![\w-])")
+        for line in _KIND_WORDS
+    )
+
+
+def _kinds_in(folded: str) -> dict[int, str]:
+    """The kind groups a folded text names: group -> the member as written first."""
+    found = {}
+    for group, pattern in enumerate(_kind_patterns()):
+        if (match := pattern.search(folded)) is not None:
+            found[group] = match.group(0)
+    return found
+
+
+def name_mentions(sentence: str) -> list[tuple[str, ...]]:
+    """Names, acronyms and identifiers the sentence uses, each as the ways it may be written in a source (the
+    first as the sentence writes it). A capitalised word that only starts the sentence ("As", "In", "While")
+    is not part of a name, and a name that starts it may be read without its first word."""
+    text = CITATION_GROUP.sub("", sentence)
+    common = stopwords()
+    found: list[tuple[str, ...]] = []
+    for match in _NAME.finditer(text):
+        parts = match.group(0).split()
+        while parts and parts[0].lower() in common:
+            parts = parts[1:]  # "The University of Tokyo" is named "University of Tokyo"; "As Yuan" is "Yuan"
+        at_start = not text[: match.start()].strip(" \"'“(")
+        if not parts or (len(parts) == 1 and at_start and parts == match.group(0).split()):
+            continue  # a capitalised first word is just the start of the sentence
+        name = " ".join(parts)
+        if name in _NOT_NAMES:
+            continue
+        forms = [name]
+        if at_start and len(parts) > 1:  # "Reduction of Rpl38" may be "Rpl38" after the sentence's first word
+            rest = parts[1:]
+            while rest and rest[0].lower() in common:
+                rest = rest[1:]
+            forms.append(" ".join(rest))
+        head = re.match(r"[A-Z][\w'’]*(?=-[a-z])", name)
+        if head and len(head.group(0)) > 1:  # "Aire-expressing": the name is "Aire"
+            forms.append(head.group(0))
+        found.append(tuple(f for f in forms if f))
+    named = " ".join(form for forms in found for form in forms)
+    for match in _IDENTIFIER.finditer(text):
+        number = re.fullmatch(r"[\d.]+([A-Za-zμ°]+)", match.group(0))
+        if (number is None or not is_unit(number.group(1))) and match.group(0) not in named:
+            found.append((match.group(0),))
+    return list(dict.fromkeys(found))
+
+
+def _name_in(name: str, folded_source: str) -> bool:
+    folded = fold(name)
+    variants = {folded, folded.removesuffix("s"), folded.replace("-", ""), folded.replace("-", " ")}
+    squashed = folded_source.replace("-", "")
+    return any(v and (v in folded_source or v.replace("-", "") in squashed) for v in variants)
+
+
+@dataclass(frozen=True)
+class SourceFacts:
+    """What one source states, prepared once however many sentences are checked against it."""
+
+    folded: str
+    numbers: NumberTable
+    terms: frozenset[str]
+
+    @classmethod
+    def of(cls, text: str) -> SourceFacts:
+        return cls(fold(text), NumberTable.of(text), frozenset(tokenize(text)))
+
+
+def missing_facts(sentence: str, cited: Sequence[SourceFacts], others: Sequence[SourceFacts] = ()) -> list[Finding]:
+    """Numbers and names of ``sentence`` that none of its ``cited`` sources states; ``found_in`` is the
+    0-based index of the first of ``others`` that does."""
+    claim = CITATION_GROUP.sub("", sentence)
+    found: list[Finding] = []
+    checked: set[str] = set()
+    for written, low, high in ranges_in(claim):
+        checked |= {low, high}
+        if any(s.numbers.has_range(low, high) for s in cited):
+            continue
+        other = next((i for i, s in enumerate(others) if s.numbers.has_range(low, high)), None)
+        if other is not None or not all(s.numbers.has(n) for n in (low, high) for s in cited[:1]):
+            # an interval is one fact: its ends found apart in the cited text do not make it the cited one's
+            found.append(Finding(FindingKind.NUMBER, written.replace(" ", ""), found_in=other))
+    for raw in numbers_in(claim):
+        if raw in checked:
+            continue
+        if not any(s.numbers.has(raw) for s in cited):
+            other = next((i for i, s in enumerate(others) if s.numbers.has(raw)), None)
+            found.append(Finding(FindingKind.NUMBER, raw, found_in=other))
+    for forms in name_mentions(claim):
+        if not any(_name_in(form, s.folded) for form in forms for s in cited):
+            other = next((i for i, s in enumerate(others) if any(_name_in(f, s.folded) for f in forms)), None)
+            found.append(Finding(FindingKind.NAME, forms[0], found_in=other))
+    for group, word in _kinds_in(fold(claim)).items():
+        if not any(_kind_patterns()[group].search(s.folded) for s in cited):
+            other = next((i for i, s in enumerate(others) if _kind_patterns()[group].search(s.folded)), None)
+            found.append(Finding(FindingKind.NAME, word, found_in=other))
+    unique = {(f.kind, f.said): f for f in found}.values()
+    folded = fold(claim)
+    return sorted(unique, key=lambda f: folded.find(fold(f.said)))  # in the order a reader meets them
+
+
+def _content(tokens: Sequence[str]) -> list[str]:
+    common = stopwords()
+    return [t for t in tokens if t not in common and t not in _FRAME and not DENIAL.fullmatch(t)]
+
+
+def aligned_share(sentence: str, evidence: str) -> float:
+    """Share of the sentence's content words that its evidence also has."""
+    mine = set(_content(_tokens(sentence)))
+    return len(mine & set(_content(_tokens(evidence)))) / len(mine) if mine else 0.0
+
+
+def _tokens(text: str) -> list[str]:
+    """Words for aligning two sentences: numbers whole (1.46, 32,441), hyphenated words whole."""
+    return _ALIGN_TOKEN.findall(fold(CITATION_GROUP.sub("", text)).replace("·", "."))
+
+
+def best_aligned(sentence: str, sentences: Sequence[str]) -> tuple[str, float]:
+    """The stretch of a source (one sentence or two in a row) that ``sentence`` restates most closely, and the
+    share of its content words found there; a sentence written from two of the source's is aligned with both."""
+    windows = [*sentences, *(f"{a} {b}" for a, b in itertools.pairwise(sentences))]
+    best, share = "", 0.0
+    for window in windows:
+        found = aligned_share(sentence, window)
+        if found > share + ALIGNMENT_TIE:
+            best, share = window, found
+    return best, share
+
+
+def _kind_of(token: str) -> int | None:
+    return next((group for group, pattern in enumerate(_kind_patterns()) if pattern.fullmatch(token)), None)
+
+
+def _swapped(said: Sequence[str], replaced: Sequence[str]) -> Finding | None:
+    """A number, population, organism or design of the evidence put in place of another: "type 5 diabetes"
+    for "type 2 diabetes", "rats" for "mice"."""
+    evidence_numbers = NumberTable.of(" ".join(w for w in replaced if w[0].isdigit()))
+    for word in said:
+        if word[0].isdigit() and evidence_numbers.values and not evidence_numbers.has(word):
+            shown = next(w for w in replaced if w[0].isdigit())
+            return Finding(FindingKind.NUMBER, word, shown)
+    replaced_kinds = {k for w in replaced if (k := _kind_of(w)) is not None}
+    for word in said:
+        kind = _kind_of(word)
+        if kind is not None and replaced_kinds and kind not in replaced_kinds:
+            shown = next(w for w in replaced if _kind_of(w) is not None)
+            return Finding(FindingKind.NAME, word, shown)
+    return None
+
+
+def changes(sentence: str, evidence: str) -> list[Finding]:
+    """Where ``sentence``, aligned word by word with ``evidence`` (what it restates), says something else: a
+    number or population put in place of the evidence's, a direction word replaced by its opposite, a denial
+    added or dropped inside what both say. A direction flip and a denial cancel out ("did not increase" for
+    "decreased" is left to the fitted check). Empty when the two are not aligned."""
+    if aligned_share(sentence, evidence) < MIN_ALIGNED_SHARE:
+        return []
+    claim_words, evidence_words = _tokens(sentence), _tokens(evidence)
+    matcher = difflib.SequenceMatcher(None, claim_words, evidence_words, autojunk=False)
+    blocks = [b for b in matcher.get_matching_blocks() if b.size]
+    if not blocks:
+        return []
+    first, last = blocks[0].b, blocks[-1].b + blocks[-1].size  # what the sentence restates of the evidence
+    claim_terms, evidence_terms = set(claim_words), set(evidence_words)
+    swaps: list[Finding] = []
+    turned: list[Finding] = []
+    denials: list[Finding] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        said, replaced = claim_words[i1:i2], evidence_words[j1:j2]
+        substituted = op == "replace" and max(len(said), len(replaced)) <= MAX_SWAPPED_WORDS
+        if substituted and (swap := _swapped(said, replaced)) is not None:
+            swaps.append(swap)
+        if substituted and (pair := opposed(said, replaced)) is not None:
+            turned.append(Finding(FindingKind.DIRECTION, pair[0], pair[1]))
+            continue
+        # A denial counts where what it denies is restated: the sentence keeps the words around a denial it
+        # leaves out (or puts a word or two in its place: "no significant" -> "a significant"), and the word a
+        # denial it adds applies to is the evidence's; a clause left out or reworded is not a denial.
+        kept_around = first < j1 < last or substituted
+        added = [k for k in range(i1, i2) if _denies(claim_words, k, evidence_terms)] if op != "equal" else []
+        dropped = [k for k in range(j1, j2) if _denies(evidence_words, k, claim_terms)] if kept_around else []
+        dropped = dropped if op != "equal" else []
+        if len(added) > len(dropped):
+            denials.append(Finding(FindingKind.NEGATION, claim_words[added[0]]))
+        elif len(dropped) > len(added):
+            denials.append(Finding(FindingKind.NEGATION, "", evidence_words[dropped[0]]))
+    if turned and denials:  # "did not increase" for "decreased": two flips, left to the fitted check
+        cancelled = min(len(turned), len(denials))
+        turned, denials = turned[cancelled:], denials[cancelled:]
+    return swaps + turned + denials
+
+
+def _denies(tokens: Sequence[str], at: int, other: set[str]) -> bool:
+    """``tokens[at]`` is a denial and the word it applies to (the next content word) is one ``other`` has."""
+    if not DENIAL.fullmatch(tokens[at]):
+        return False
+    following = _content(tokens[at + 1 : at + 1 + DENIED_WORD_REACH])
+    return bool(following) and following[0] in other
