@@ -80,6 +80,9 @@ class Paper:
     aliases: list[str] = field(default_factory=list)
     # The reference manager's collections (Zotero) the paper is filed in.
     collections: list[str] = field(default_factory=list)
+    # The reference manager flags the work as retracted (Zotero's Retraction Watch data): said wherever it is
+    # cited or quoted.
+    retracted: bool = False
 
     @property
     def keys(self) -> list[str]:

@@ -1,12 +1,12 @@
-"""`rag check`: parse options, call rag.services.check, print the findings like a linter.
+"""`rag check`: parse options, call rag.services.check, print the problems like a linter.
 
-Exit 0 when no citation falls below --min-label, 1 when one does (for CI and pre-commit hooks), 2 on a
-usage error or when the check could not run.
+Exit 0 when no citation is a problem, 1 when one is (also when the reader closed stdout early: a CI job
+with `pipefail` must not pass), 2 when the check could not run (a missing file, a usage error).
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
+import sys
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from rag.cli.options import AsJson, BaseUrl, Gguf, Model, NoCache, NoLog, Verify, VerifyOption
-from rag.cli.runtime import context, emit, handle_errors_as_usage
+from rag.cli.runtime import context, emit, handle_errors_as_usage, silence_stdout
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -23,69 +23,63 @@ if TYPE_CHECKING:
 
 # Past this, checking shows a progress bar (a one-page draft is done sooner).
 PROGRESS_AFTER_SECONDS = 2.0
-FINDINGS_EXIT = 1
+PROBLEMS_EXIT = 1
+STDIN = "-"
 STYLES = {
-    "evidence_found": "green",
-    "weak": "yellow",
-    "unsupported": "red",
-    "conflict": "bold magenta",
-    "cannot_check": "cyan",
+    "wrong_paper": "bold red",
+    "contradicts": "bold magenta",
+    "retracted": "bold red",
+    "fits_stated": "green",
+    "fits_not_stated": "cyan",
+    "cannot_check": "yellow",
 }
 
 
-class MinLabel(StrEnum):
-    WEAK = "weak"
-    EVIDENCE = "evidence"
-
-
-def render_check(console: Console, report: CheckReport) -> None:
+def render_check(console: Console, report: CheckReport, everything: bool = False) -> None:
+    """The problems (``everything``: every citation) as wrapped linter lines grouped by file, then the summary."""
     from rich.text import Text
 
-    from rag.writing.manuscript_check import CheckLabel, finding
+    from rag.writing.manuscript_check import finding
 
-    shown = [c for c in report.checks if c.label is not CheckLabel.EVIDENCE]
+    shown = report.checks if everything else report.problems
     order = {file: n for n, file in enumerate(dict.fromkeys(c.cite.file for c in report.checks))}
     for n, (_, checks) in enumerate(groupby(sorted(shown, key=lambda c: order[c.cite.file]), lambda c: c.cite.file)):
         if n:
             console.print()
         for check in checks:
             cite = check.cite
-            label_at = len(f"{cite.file}:{cite.line}:{cite.column}: ")
+            code_at = len(f"{cite.file}:{cite.line}:{cite.column}: ")
             styled = Text(finding(check))
-            styled.stylize(STYLES[check.label.value], label_at, label_at + len(check.label.shown))
-            console.print(styled, soft_wrap=True)
-    console.print(Text(report.summary_line(), style="bold"), soft_wrap=True)
+            styled.stylize(STYLES[check.verdict.value], code_at, code_at + len(check.verdict.code))
+            console.print(styled)  # wrapped at the terminal's width, never cut
+    console.print(Text(report.summary_line(), style="bold"))
 
 
 @handle_errors_as_usage
 def check(
     files: Annotated[
-        list[Path],
+        list[str],
         typer.Argument(
-            help="LaTeX (.tex) or Pandoc/Quarto Markdown (.md, .qmd) manuscripts; \\input files are followed.",
-            metavar="FILE",
-            exists=True,
-            dir_okay=False,
+            help="LaTeX (.tex), Pandoc/Quarto/R Markdown (.md, .qmd, .Rmd) manuscripts, a project folder "
+            "(Quarto or bookdown: its chapters in order; LaTeX: its main files), or - for standard input. "
+            "\\input files are followed; the bibliographies the manuscript names are added to the library.",
+            metavar="FILE|DIR|-",
         ),
     ],
     bib: Annotated[
-        Path | None,
+        list[Path] | None,
         typer.Option(
             "--bib",
             metavar="FILE",
-            help="The manuscript's bibliography (BibTeX .bib or CSL JSON), added to the library before the check.",
+            help="Another bibliography (BibTeX, CSL JSON, RIS, a Zotero library...) to add to the library "
+            "before the check; may repeat.",
         ),
     ] = None,
+    everything: Annotated[
+        bool, typer.Option("--all", help="List every citation with its verdict, not only the problems.")
+    ] = False,
     verify: VerifyOption = Verify.OFFLINE,
     as_json: AsJson = False,
-    min_label: Annotated[
-        MinLabel,
-        typer.Option(
-            "--min-label",
-            help="Exit 1 when a citation is below this: weak (unsupported and conflicting citations fail) "
-            "or evidence (weak ones too). Citations that cannot be checked never fail.",
-        ),
-    ] = MinLabel.WEAK,
     model: Model = None,
     base_url: BaseUrl = None,
     gguf: Gguf = None,
@@ -94,21 +88,34 @@ def check(
 ) -> None:
     """Check a manuscript's citations against the library, like a linter.
 
-    Each cited paper is checked against the sentence that cites it (offline, or the model as judge with
-    --verify llm): evidence found, weak, unsupported or conflict, with the best evidence quoted and, for
-    the others, papers of the library that back the sentence. Keys not in the library and papers without
-    an abstract cannot be checked.
+    Problems (exit 1): likely the wrong paper (it fits the sentence far less than other papers of the
+    library; those are named, keys ready to paste), contradicts (the abstract states the opposite), retracted.
+    Notes: fits, stated (with the evidence); fits, not stated in the abstract (fine: the paper may state it);
+    cannot check (not in the library, title only, no sentence). Exit 2 when the check could not run.
     """
     from rag.services.check import check as core_check
     from rag.services.contracts import check_json
     from rag.services.requests import CheckRequest
-    from rag.writing.manuscript_check import CheckLabel
 
-    request = CheckRequest(files, bib=bib, verify_llm=verify is Verify.LLM, cache=not no_cache, log=not no_log)
+    stdin = [f for f in files if f == STDIN]
+    if stdin and len(files) > 1:
+        raise typer.BadParameter("- (standard input) is the only manuscript when given")
+    request = CheckRequest(
+        [Path(f) for f in files if f != STDIN],
+        text=sys.stdin.read() if stdin else None,
+        text_format="guess",
+        text_name=STDIN if stdin else None,
+        bibs=bib or [],
+        verify_llm=verify is Verify.LLM,
+        cache=not no_cache,
+        log=not no_log,
+    )
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
     with context(progress_after=PROGRESS_AFTER_SECONDS, **overrides) as ctx:
         report = core_check(ctx, request)
-    emit(as_json, report, check_json, render_check)
-    minimum = CheckLabel.EVIDENCE if min_label is MinLabel.EVIDENCE else CheckLabel.WEAK
-    if report.below(minimum):
-        raise typer.Exit(FINDINGS_EXIT)
+    try:
+        emit(as_json, report, check_json, lambda console, r: render_check(console, r, everything))
+    except BrokenPipeError:  # `rag check thesis.tex | head`: the reader has enough, the verdict stands
+        silence_stdout()
+    if report.problems:
+        raise typer.Exit(PROBLEMS_EXIT)

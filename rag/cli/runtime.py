@@ -120,7 +120,7 @@ def _guarded(command: F, error_exit: int) -> F:
             typer.echo("interrupted: nothing half-written is kept; what was saved before is intact", err=True)
             raise typer.Exit(INTERRUPTED_EXIT) from None
         except BrokenPipeError:  # `rag papers | head`: the reader has what it wanted
-            _silence_stdout()
+            silence_stdout()
             raise typer.Exit(0) from None
         except OSError as exc:  # a folder or file the user pointed at that cannot be used: theirs to fix
             where = f"{exc.filename}: " if exc.filename else ""
@@ -140,7 +140,7 @@ def _guarded(command: F, error_exit: int) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """Point stdout at /dev/null: nothing more is flushed into the closed pipe when Python exits."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())

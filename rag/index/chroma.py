@@ -71,6 +71,8 @@ def paper_metadata(paper: Paper) -> dict[str, str | int | bool]:
         meta["year"] = paper.year
     if paper.no_abstract:
         meta["no_abstract"] = True
+    if paper.retracted:
+        meta["retracted"] = True
     if paper.aliases:
         meta[KEYS_KEY] = paper.keys  # type: ignore[assignment]  # Chroma 1.5 stores lists of strings
     for name in _LIST_FIELDS:
@@ -108,6 +110,7 @@ def record_from_chroma(record_id: str, document: str, meta: dict[str, Any]) -> P
         citekey=str(meta.get("citekey", "")),
         truncated=bool(meta.get("truncated", False)),
         no_abstract=bool(meta.get("no_abstract", False)),
+        retracted=bool(meta.get("retracted", False)),
         **fields,
     )
 

@@ -57,11 +57,14 @@ class Manuscript:
     # ``file:line: ...`` for what could not be read as written (the rest is read).
     warnings: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # every file read, included ones too
+    # The bibliography files the manuscript names (\bibliography, \addbibresource, YAML bibliography:).
+    bibliographies: list[str] = field(default_factory=list)
 
     def extend(self, other: Manuscript) -> None:
         self.sentences += other.sentences
         self.warnings += other.warnings
         self.files += other.files
+        self.bibliographies += [b for b in other.bibliographies if b not in self.bibliographies]
 
     @property
     def cites(self) -> list[Cite]:

@@ -15,7 +15,7 @@ from rag.services import contracts
 from rag.services.results import CheckReport, Collections, PaperView, SearchResult
 from rag.text import printable
 from rag.writing.answer import Answer, AnswerMode
-from rag.writing.manuscript_check import CheckLabel, finding
+from rag.writing.manuscript_check import finding
 
 # A search hit's text in the readable rendering; the structured result has all of it.
 SNIPPET_CHARS = 240
@@ -117,7 +117,7 @@ def collections_text(found: Collections) -> str:
 
 
 def check_text(report: CheckReport) -> str:
-    """The findings as `rag check` prints them (evidence found is counted, not listed), then the summary."""
-    lines = [finding(c) for c in report.checks if c.label is not CheckLabel.EVIDENCE]
+    """The problems as `rag check` prints them (notes are counted, not listed), then the summary."""
+    lines = [finding(c) for c in report.problems]
     lines += [clean(warning) for warning in report.warnings]
     return "\n".join([*lines, report.summary_line()])

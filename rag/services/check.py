@@ -1,40 +1,53 @@
 """`rag check`: a manuscript's citations checked against the library (rag.writing.manuscript_check).
 
-Orchestration only: read the manuscripts, ingest their bibliography (--bib), resolve the keys and
-retrieve candidate papers while the library is open; with --verify llm the model judges after it is
-closed, so a slow model never holds the store open.
+Orchestration only: read the manuscripts; add the bibliographies they name (and --bib) to the library, as
+ingest merges them, so a key finds the library's copy of its paper; resolve the keys and score the sentences
+against every paper while the library is open; with --verify llm the model judges after it is closed, so a
+slow model never holds the store open.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from rag.errors import InputError, NotFoundError
+from rag.index.paper_scores import score_sentences
 from rag.index.session import LibrarySession
 from rag.manuscripts.citing import Manuscript
-from rag.manuscripts.reading import ManuscriptFormat, read_file, read_text
+from rag.manuscripts.reading import ManuscriptFormat, format_of, read_file, read_text
 from rag.records import Paper
 from rag.services.context import Context
 from rag.services.history import record_check
 from rag.services.ingest import ingest
-from rag.services.requests import CheckRequest, SearchRequest, WritingOptions
+from rag.services.requests import CheckRequest, WritingOptions
 from rag.services.results import CheckReport
 from rag.text import plural
-from rag.writing.manuscript_check import SUGGESTION_POOL, ManuscriptChecker
+from rag.writing.manuscript_check import LibraryView, ManuscriptChecker
+from rag.writing.paper_fit import ManuscriptScores
 
 TEXT_NAME = "<text>"
+# A manuscript given as text whose format is told by its content.
+GUESS = "guess"
+# "Did you mean": keys this close to one the library lacks (difflib's ratio), at most this many.
+NEAR_KEY_CUTOFF = 0.8
+MAX_NEAR_KEYS = 3
 
 
 def _manuscript(request: CheckRequest) -> Manuscript:
     if request.text is not None:
+        name = request.text_name or TEXT_NAME
+        wanted = request.text_format.strip().lower()
+        if wanted == GUESS:
+            return read_text(request.text, format_of(Path(name), request.text), name)
         try:
-            chosen = ManuscriptFormat(request.text_format.strip().lower())
+            chosen = ManuscriptFormat(wanted)
         except ValueError:
             known = ", ".join(f.value for f in ManuscriptFormat)
             raise InputError(f"unknown manuscript format '{request.text_format}' (known: {known})") from None
-        return read_text(request.text, chosen, TEXT_NAME)
+        return read_text(request.text, chosen, name)
     if not request.paths:
         raise InputError("give the manuscript files to check, e.g. rag check paper.tex --bib refs.bib")
     manuscript, unread = Manuscript(), []
@@ -49,9 +62,19 @@ def _manuscript(request: CheckRequest) -> Manuscript:
     return manuscript
 
 
-def _ingest_bibliography(ctx: Context, bib: Path) -> list[str]:
-    result = ingest(ctx, [bib])  # its bad entries are reported as file:line by the loader, the rest kept
-    ctx.notify(f"{bib}: {plural(result.papers_found, 'entry', 'entries')} read, {result.added} new in the library")
+def _bibliographies(manuscript: Manuscript, request: CheckRequest) -> list[Path]:
+    """The bibliography files to add: those the manuscript names (never for a manuscript given as text:
+    a document must not make rag read the user's files), then --bib, each once."""
+    named = [] if request.text is not None else [Path(b) for b in manuscript.bibliographies]
+    return list(dict.fromkeys([*named, *request.bibs]))
+
+
+def _ingest_bibliographies(ctx: Context, files: Sequence[Path]) -> list[str]:
+    if not files:
+        return []
+    result = ingest(ctx, list(files))  # bad entries are reported as file:line by the loader, the rest kept
+    names = ", ".join(str(f) for f in files)
+    ctx.notify(f"{names}: {plural(result.papers_found, 'entry', 'entries')} read, {result.added} new in the library")
     return result.warnings
 
 
@@ -62,36 +85,58 @@ def _paper(library: LibrarySession, key: str) -> Paper | None:
         return None
 
 
-def _retrieve(library: LibrarySession, sentences: Sequence[str]) -> dict[str, Sequence[Paper]]:
-    """Candidate papers for each sentence; the sentences embedded in one batch (the context keeps vectors)."""
-    if library.embedder is not None and sentences:
-        library.embedder.embed(list(sentences))
-    return {s: [h.evidence() for h in library.search(SearchRequest(s, SUGGESTION_POOL))] for s in sentences}
+def _near_keys(library: LibrarySession) -> dict[str, list[str]]:
+    """Every key of the library (aliases too) by its lower-case form, for "did you mean"."""
+    keys: dict[str, list[str]] = {}
+    for paper in library.catalog.ordered():
+        for key in paper.keys:
+            keys.setdefault(key.lower(), []).append(key)
+    return keys
+
+
+def _did_you_mean(known: dict[str, list[str]], key: str) -> list[str]:
+    """Keys like ``key``: the same but for case, else the closest spellings."""
+    if (same := known.get(key.lower())) is not None:
+        return same[:MAX_NEAR_KEYS]
+    close = difflib.get_close_matches(key.lower(), list(known), n=MAX_NEAR_KEYS, cutoff=NEAR_KEY_CUTOFF)
+    return [known[c][0] for c in close]
+
+
+def library_view(library: LibrarySession, manuscript: Manuscript) -> LibraryView:
+    """The library as the checker weighs the manuscript's citations against it, read while it is open: any
+    key of the library resolves (so a benchmark may put another key in a citation's place)."""
+    by_key = {key: paper for paper in library.catalog.ordered() for key in paper.keys}
+    papers = {cite.key: by_key.get(cite.key) or _paper(library, cite.key) for cite in manuscript.cites}
+    by_key.update({key: paper for key, paper in papers.items() if paper is not None})
+    known = _near_keys(library) if None in papers.values() else {}
+    scored = score_sentences(library, [s.text for s in manuscript.sentences])
+    scores = ManuscriptScores(
+        scored.lexical,
+        [p.title or "" for p in scored.papers],
+        [p.searchable_text() for p in scored.papers],
+        [p.no_abstract for p in scored.papers],
+        scored.sentence_vectors,
+        scored.paper_vectors,
+    )
+    column = {p.id: j for j, p in enumerate(scored.papers)}
+    return LibraryView(by_key.get, lambda key: _did_you_mean(known, key), scores, column, scored.papers)
 
 
 def check(ctx: Context, request: CheckRequest) -> CheckReport:
-    """Every citation of the manuscript(s) checked against the paper it cites, in document order."""
-    ctx = replace(ctx, remember_embeddings=True) if ctx.embedder is None else ctx  # for _retrieve's batch
+    """Every citation of the manuscript(s) checked, in document order."""
+    ctx = replace(ctx, remember_embeddings=True) if ctx.embedder is None else ctx
     manuscript = _manuscript(request)
     warnings = list(manuscript.warnings)
     for warning in warnings:
         ctx.notify(warning)
-    if request.bib is not None:
-        warnings += _ingest_bibliography(ctx, request.bib)
+    warnings += _ingest_bibliographies(ctx, _bibliographies(manuscript, request))
     judge = ctx.chat_model(WritingOptions(verify_llm=True, cache=request.cache)) if request.verify_llm else None
-    sentences = manuscript.sentences
     with ctx.reader() as library:
-        papers = {cite.key: _paper(library, cite.key) for cite in manuscript.cites}
-        if judge is None:
-            checker = ManuscriptChecker(papers.__getitem__, lambda s: _retrieve(library, s), progress=ctx.progress)
-            report = CheckReport(checker.check(sentences), warnings, "offline", manuscript.files)
-    if judge is not None:
-        # The judge may flag any sentence: candidates for all of them now, while the library is open.
-        with ctx.reader() as library:
-            pool = _retrieve(library, list(dict.fromkeys(s.text for s in sentences if s.text)))
-        checker = ManuscriptChecker(papers.__getitem__, lambda _: pool, judge, progress=ctx.progress)
-        checks = checker.check(sentences)
-        report = CheckReport(checks, warnings, f"llm judge ({judge.name})", manuscript.files, checker.usage)
+        view = library_view(library, manuscript)
+    checker = ManuscriptChecker(view, judge, progress=ctx.progress)
+    checks = checker.check(manuscript.sentences)
+    name = f"llm judge ({judge.name})" if judge is not None else "offline"
+    report = CheckReport(checks, warnings, name, manuscript.files, checker.usage if judge else None)
     if request.log:
         record_check(ctx, report)
     return report

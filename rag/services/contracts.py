@@ -199,7 +199,11 @@ def _citation_check_json(check: CitationCheck) -> dict[str, Any]:
         "key": cite.key,
         "sentence": check.sentence,
         "label": check.label.value,
+        "verdict": check.verdict.value,
+        "reason": check.reason,
+        "flagged": check.flagged,
         "score": check.score,
+        "fit": check.fit,
         "evidence": check.evidence,
         "suggestions": [
             {
@@ -213,9 +217,6 @@ def _citation_check_json(check: CitationCheck) -> dict[str, Any]:
         ],
         "written": cite.written,
         "paper": None if paper is None else {"id": paper.id, "citekey": paper.citekey, "title": paper.title},
-        # The sentence against all it cites: the best of each paper alone and of all of them read together.
-        "sentence_label": check.sentence_label.value if check.sentence_label else None,
-        "note": check.note,
     }
 
 

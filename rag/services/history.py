@@ -14,7 +14,7 @@ from rag.services.contracts import answer_json, check_json
 from rag.services.requests import WritingOptions
 from rag.services.results import CheckReport
 from rag.writing.answer import Answer
-from rag.writing.manuscript_check import CheckLabel, finding
+from rag.writing.manuscript_check import finding
 
 DEFAULT_SHOWN = 20
 
@@ -34,7 +34,7 @@ def record_answer(
 
 def record_check(ctx: Context, report: CheckReport) -> None:
     """Log a manuscript check: its findings as the linter lines, and the summary."""
-    lines = [finding(c) for c in report.checks if c.label is not CheckLabel.EVIDENCE] + [report.summary_line()]
+    lines = [finding(c) for c in report.problems] + [report.summary_line()]
     question = ", ".join(report.files)
     record(ctx, "check", question, "\n".join(lines), check_json(report), report.checker, None)
 

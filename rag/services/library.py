@@ -108,9 +108,9 @@ class Library:
         *,
         text: str | None = None,
         text_format: str = "latex",
-        bib: str | Path | None = None,
+        bibs: Sequence[str | Path] = (),
     ) -> CheckReport:
-        """The citations of manuscript files (or of ``text``, in ``text_format`` latex or markdown) checked
-        against the library; ``bib`` is ingested first."""
-        request = CheckRequest([Path(p) for p in paths], text, text_format, Path(bib) if bib is not None else None)
+        """The citations of manuscript files (or of ``text``, in ``text_format`` latex, markdown or guess)
+        checked against the library; ``bibs`` are added to it first, with those the files name."""
+        request = CheckRequest([Path(p) for p in paths], text, text_format, bibs=[Path(b) for b in bibs])
         return check_service.check(self.ctx, request)

@@ -87,7 +87,9 @@ class CheckRequest:
     paths: Sequence[Path] = ()
     text: str | None = None
     text_format: str = "latex"  # latex or markdown (Pandoc / Quarto)
-    bib: Path | None = None  # ingested into the library before the check: the manuscript's bibliography
+    text_name: str | None = None  # how findings name a manuscript given as text ("-" for stdin)
+    # Added to the library before the check, with the bibliographies the manuscript names.
+    bibs: Sequence[Path] = ()
     verify_llm: bool = False
     cache: bool = True
     log: bool = True  # kept in `rag log`

@@ -15,8 +15,9 @@ from rag.evaluation.metrics import EvalReport
 from rag.evaluation.support import SupportReport
 from rag.llm.types import Usage
 from rag.records import Hit, LibraryInfo, Paper, SeedList
+from rag.text import plural
 from rag.writing.answer import Answer
-from rag.writing.manuscript_check import RANK, CheckLabel, CitationCheck
+from rag.writing.manuscript_check import CitationCheck, Verdict
 
 
 @dataclass
@@ -110,21 +111,29 @@ class CheckReport:
     usage: Usage | None = None
 
     def summary(self) -> dict[str, int]:
-        counts = {label.value: 0 for label in CheckLabel}
+        """Citations, problems, and each verdict's count."""
+        counts = {verdict.value: 0 for verdict in Verdict}
         for check in self.checks:
-            counts[check.label.value] += 1
-        return {"citations": len(self.checks), **counts}
+            counts[check.verdict.value] += 1
+        return {"citations": len(self.checks), "problems": len(self.problems), **counts}
+
+    @property
+    def problems(self) -> list[CitationCheck]:
+        """The citations to act on (exit 1): likely the wrong paper, contradicted, retracted."""
+        return [c for c in self.checks if c.flagged]
 
     def summary_line(self) -> str:
         summary = self.summary()
         if not summary["citations"]:
             return f"no citations found in {', '.join(self.files) or 'the text'}"
-        counts = ", ".join(f"{summary[label.value]} {label.shown}" for label in CheckLabel)
-        return f"{summary['citations']} citations checked ({self.checker}): {counts}"
-
-    def below(self, minimum: CheckLabel) -> list[CitationCheck]:
-        """Citations whose label is worse than ``minimum`` ("cannot check" is no verdict: never below)."""
-        return [c for c in self.checks if c.label in RANK and RANK[c.label] < RANK[minimum]]
+        problems = plural(summary["problems"], "problem")
+        notes = ", ".join(f"{summary[v.value]} {v.shown}" for v in Verdict if not v.flagged and summary[v.value])
+        kinds = ", ".join(f"{summary[v.value]} {v.shown}" for v in Verdict if v.flagged and summary[v.value])
+        return (
+            f"{summary['citations']} citations checked ({self.checker}): {problems}"
+            + (f" ({kinds})" if kinds else "")
+            + (f"; notes: {notes}" if notes else "")
+        )
 
 
 @dataclass

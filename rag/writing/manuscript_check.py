@@ -1,18 +1,18 @@
-"""A manuscript's citations checked like a linter: does each cited paper back the sentence that cites it?
+"""A manuscript's citations checked like a linter, under the manuscript policy of the one citation check.
 
-Each (sentence, cited paper) pair goes through the support check answers use (rag.writing.verification:
-the offline classifier, or the model as judge with --verify llm), and its label is named the way
-rag.writing.checking names it: the offline check's top label is "evidence found" (it finds matching
-evidence, it does not prove support) and its contradiction flag is a "conflict". A sentence citing
-several papers is also read against all of them together (each may carry one half of it). A key the
-library does not have, or a paper known by its title only, "cannot be checked": it is never called
-supported or unsupported. Weak, unsupported and conflicting citations get up to three papers of the
-library that the same check says back the sentence (never one the sentence already cites).
+Its author read the whole paper, so what the abstract does not state is a note, not a problem. Problems are
+what a reviewer must catch: *likely the wrong paper* (the cited paper fits the sentence far less than other
+papers of the library do: rag.writing.paper_fit, with the papers that fit better, keys ready to paste),
+*contradicts* (the abstract states the opposite: the sentence restates one of its sentences closely and
+reverses it, or the model judge says so with --verify llm), and *retracted*. Notes: *fits, stated* (with the
+evidence sentence), *fits, not stated in the abstract*, *cannot check* (not in the library, known by its
+title only, no sentence). Each citation occurrence is checked; a sentence citing several papers is also read
+against all of them together (each may state one half of it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -21,21 +21,27 @@ from rag.manuscripts.citing import Cite, CitingSentence
 from rag.records import Paper, ProgressFn
 from rag.text import printable
 from rag.writing.answer import Support
+from rag.writing.citation_check import CitedText, describe, read_against
+from rag.writing.paper_fit import ManuscriptScores, Pair, features, load_fit_model
 from rag.writing.verification import SourceScore, judge_with_model, score_against_group, score_against_sources
 
 MAX_SUGGESTIONS = 3
-# Retrieved papers each flagged sentence's suggestions are chosen from.
+# Papers of the library (closest to the sentence first) weighed as better fits for a flagged citation.
 SUGGESTION_POOL = 10
-# With --verify llm, the judge confirms at most this many of the offline check's candidates per sentence.
-MAX_JUDGED_SUGGESTIONS = 5
+# A contradiction counts for a manuscript only where the sentence restates an abstract sentence this closely
+# (share of its content words): a loose paraphrase reversing a word is not strong evidence.
+MANUSCRIPT_ALIGNMENT = 0.75
 NOT_IN_LIBRARY = "not in the library"
-TITLE_ONLY = "title only: the library has no abstract for it"
+TITLE_ONLY = "known by its title only: no abstract to check against"
 NO_SENTENCE = "no sentence around the citation"
-# Sentences and evidence quoted in a finding are cut here (the JSON has them whole).
-QUOTE_CHARS = 160
+STATED = "stated in the abstract"
+NOT_STATED = "the abstract does not state it (the paper may)"
+STATED_TOGETHER = "stated by the sentence's citations together"
 
 
 class CheckLabel(StrEnum):
+    """What the abstract says about the sentence (the support check's label; ``verdict`` says what to do)."""
+
     EVIDENCE = "evidence_found"
     WEAK = "weak"
     UNSUPPORTED = "unsupported"
@@ -47,9 +53,45 @@ class CheckLabel(StrEnum):
         return self.value.replace("_", " ")
 
 
-# Best first; "cannot check" is no verdict, so it has no rank.
-RANK = {CheckLabel.EVIDENCE: 3, CheckLabel.WEAK: 2, CheckLabel.UNSUPPORTED: 1, CheckLabel.CONFLICT: 0}
-FLAGGED = (CheckLabel.WEAK, CheckLabel.UNSUPPORTED, CheckLabel.CONFLICT)
+class Verdict(StrEnum):
+    WRONG_PAPER = "wrong_paper"
+    CONTRADICTS = "contradicts"
+    RETRACTED = "retracted"
+    FITS_STATED = "fits_stated"
+    FITS_NOT_STATED = "fits_not_stated"
+    CANNOT_CHECK = "cannot_check"
+
+    @property
+    def flagged(self) -> bool:
+        """A problem (exit 1), as opposed to a note."""
+        return self in (Verdict.WRONG_PAPER, Verdict.CONTRADICTS, Verdict.RETRACTED)
+
+    @property
+    def shown(self) -> str:
+        return _SHOWN[self]
+
+    @property
+    def code(self) -> str:
+        """The linter code: 'wrong-paper', 'not-stated' ..."""
+        return _CODES[self]
+
+
+_SHOWN = {
+    Verdict.WRONG_PAPER: "likely the wrong paper",
+    Verdict.CONTRADICTS: "contradicts",
+    Verdict.RETRACTED: "retracted",
+    Verdict.FITS_STATED: "fits, stated",
+    Verdict.FITS_NOT_STATED: "fits, not stated in the abstract",
+    Verdict.CANNOT_CHECK: "cannot check",
+}
+_CODES = {
+    Verdict.WRONG_PAPER: "wrong-paper",
+    Verdict.CONTRADICTS: "contradicts",
+    Verdict.RETRACTED: "retracted",
+    Verdict.FITS_STATED: "stated",
+    Verdict.FITS_NOT_STATED: "not-stated",
+    Verdict.CANNOT_CHECK: "cannot-check",
+}
 _FROM_SUPPORT = {
     Support.SUPPORTED: CheckLabel.EVIDENCE,
     Support.EVIDENCE: CheckLabel.EVIDENCE,
@@ -61,7 +103,7 @@ _FROM_SUPPORT = {
 
 
 def offline_label(score: SourceScore) -> CheckLabel:
-    """The offline check's verdict: its contradiction flag first (it is only raised on on-topic evidence)."""
+    """The support check's label, its contradiction flag first (it is only raised on on-topic evidence)."""
     return CheckLabel.CONFLICT if score.conflict else _FROM_SUPPORT[score.support]
 
 
@@ -69,7 +111,7 @@ def offline_label(score: SourceScore) -> CheckLabel:
 class Suggestion:
     paper: Paper
     label: CheckLabel
-    score: float
+    score: float  # how well it fits the sentence (0..1)
     evidence: str
 
 
@@ -77,132 +119,235 @@ class Suggestion:
 class CitationCheck:
     cite: Cite
     sentence: str
-    label: CheckLabel
-    score: float | None = None  # the offline check's score, also under --verify llm (the judge gives none)
+    verdict: Verdict
+    reason: str
+    label: CheckLabel = CheckLabel.CANNOT_CHECK
+    score: float | None = None  # the support check's score, also under --verify llm (the judge gives none)
     evidence: str | None = None  # the cited paper's sentence that best matches the citing sentence
     paper: Paper | None = None
     suggestions: list[Suggestion] = field(default_factory=list)
-    # The sentence against everything it cites: the best of each paper alone and of all of them together.
-    sentence_label: CheckLabel | None = None
-    note: str | None = None  # why it cannot be checked
+    fit: float | None = None  # how well the paper fits the sentence against the library (0..1)
+
+    @property
+    def flagged(self) -> bool:
+        return self.verdict.flagged
 
 
 Resolve = Callable[[str], Paper | None]
-# Sentences -> for each, papers that may back it, best first (retrieval), asked once for all of them.
-Candidates = Callable[[Sequence[str]], Mapping[str, Sequence[Paper]]]
+# A key the library does not have -> the keys it may have meant ("did you mean").
+NearKeys = Callable[[str], list[str]]
+
+
+@dataclass
+class LibraryView:
+    """What the checker weighs citations against: ``resolve`` a key (None: not in the library), ``near`` keys
+    for one it lacks, the manuscript's sentences scored against every paper (``scores``, columns by paper id
+    in ``column``), and ``papers`` in column order."""
+
+    resolve: Resolve
+    near: NearKeys = lambda _: []
+    scores: ManuscriptScores | None = None
+    column: dict[str, int] = field(default_factory=dict)
+    papers: Sequence[Paper] = ()
+
+
+@dataclass
+class _Pairing:
+    """One (sentence, paper) pair read once however often it recurs."""
+
+    score: SourceScore
+    label: CheckLabel
+    contradiction: str = ""  # what the sentence reverses, told for a reader; empty when nothing
 
 
 @dataclass
 class ManuscriptChecker:
-    """``resolve``: a key -> its paper (None: not in the library); ``candidates``: retrieval for the
-    sentences that need suggestions; ``judge``: the model for --verify llm, else the offline check."""
-
-    resolve: Resolve
-    candidates: Candidates
+    library: LibraryView
     judge: ChatModel | None = None
     usage: Usage = field(default_factory=Usage)
     progress: ProgressFn | None = None
-    _pairs: dict[tuple[str, str], tuple[CheckLabel, SourceScore]] = field(default_factory=dict, init=False)
+    _pairs: dict[tuple[str, str], _Pairing] = field(default_factory=dict, init=False)
+    _texts: dict[str, CitedText] = field(default_factory=dict, init=False)
 
     def check(self, sentences: Sequence[CitingSentence]) -> list[CitationCheck]:
-        """One check per citation, in document order: every pair first, then suggestions for those flagged."""
-        total, results = sum(len(s.cites) for s in sentences), []
-        flagged: list[tuple[CitationCheck, frozenset[str]]] = []  # with the papers their sentence cites
+        """One check per citation occurrence, in document order."""
+        total = sum(len(s.cites) for s in sentences)
+        cited_in = self._cited_in(sentences)
         if self.progress is not None and total:
             self.progress("checking citations", 0, total)  # the clock for "show a bar past 2 s" starts now
-        for sentence in sentences:
-            checks = self._sentence(sentence)
-            cited = frozenset(c.paper.id for c in checks if c.paper is not None)
-            flagged += [(c, cited) for c in checks if c.label in FLAGGED]
-            results += checks
+        results: list[CitationCheck] = []
+        for index, sentence in enumerate(sentences):
+            results += self._sentence(index, sentence, cited_in)
             if self.progress is not None:
                 self.progress("checking citations", len(results), total)
-        pool = self.candidates(list(dict.fromkeys(c.sentence for c, _ in flagged))) if flagged else {}
-        suggested: dict[tuple[str, frozenset[str]], list[Suggestion]] = {}
-        for done, (check, cited) in enumerate(flagged, start=1):
-            if (check.sentence, cited) not in suggested:
-                suggested[(check.sentence, cited)] = self._suggestions(
-                    check.sentence, pool.get(check.sentence, ()), cited
-                )
-            check.suggestions = suggested[(check.sentence, cited)]
-            if self.progress is not None:  # the model as judge takes seconds per candidate here too
-                self.progress("finding papers that back the flagged sentences", done, len(flagged))
         return results
 
-    def _sentence(self, sentence: CitingSentence) -> list[CitationCheck]:
-        checks = [self._citation(sentence.text, cite) for cite in sentence.cites]
-        checked = [c for c in checks if c.paper is not None and c.label is not CheckLabel.CANNOT_CHECK]
-        if not checked:
-            return checks
-        best = max((c.label for c in checked), key=RANK.__getitem__)
-        papers = list({c.paper.id: c.paper for c in checked if c.paper is not None}.values())
-        if len(papers) > 1 and RANK[(together := self._together(sentence.text, papers))] > RANK[best]:
-            best = together
-        for check in checked:
-            check.sentence_label = best
+    def _sentence(self, index: int, sentence: CitingSentence, cited_in: dict[str, list[int]]) -> list[CitationCheck]:
+        papers = [self.library.resolve(cite.key) for cite in sentence.cites]
+        known = list({p.id: p for p in papers if p is not None and not p.no_abstract}.values())
+        together = self._together(sentence.text, known) if len(known) > 1 else None
+        checks = []
+        for cite, paper in zip(sentence.cites, papers, strict=True):
+            siblings = [p.id for p in papers if p is not None and p.id != (paper.id if paper else None)]
+            checks.append(self._citation(index, sentence.text, cite, paper, siblings, cited_in, together))
         return checks
 
-    def _citation(self, text: str, cite: Cite) -> CitationCheck:
+    def _citation(
+        self,
+        index: int,
+        text: str,
+        cite: Cite,
+        paper: Paper | None,
+        siblings: Sequence[str],
+        cited_in: dict[str, list[int]],
+        together: CheckLabel | None,
+    ) -> CitationCheck:
         if not text:
-            return CitationCheck(cite, text, CheckLabel.CANNOT_CHECK, note=NO_SENTENCE)
-        paper = self.resolve(cite.key)
-        if paper is None or paper.no_abstract:
-            note = NOT_IN_LIBRARY if paper is None else TITLE_ONLY
-            return CitationCheck(cite, text, CheckLabel.CANNOT_CHECK, paper=paper, note=note)
-        label, score = self._pair(text, paper)
-        return CitationCheck(cite, text, label, score.score, score.sentence or None, paper)
+            return CitationCheck(cite, text, Verdict.CANNOT_CHECK, NO_SENTENCE, paper=paper)
+        if paper is None:
+            near = self.library.near(cite.key)
+            hint = f" (did you mean {', '.join(near)}?)" if near else ""
+            return CitationCheck(cite, text, Verdict.CANNOT_CHECK, NOT_IN_LIBRARY + hint)
+        fit, threshold = self._fit(index, text, paper, siblings, cited_in.get(paper.id, ()))
+        if paper.retracted:
+            return CitationCheck(cite, text, Verdict.RETRACTED, "the paper was retracted", paper=paper, fit=fit)
+        wrong = fit is not None and threshold is not None and fit < threshold
+        if paper.no_abstract:
+            check = CitationCheck(cite, text, Verdict.CANNOT_CHECK, TITLE_ONLY, paper=paper, fit=fit)
+        else:
+            pairing = self._pair(text, paper)
+            check = CitationCheck(
+                cite, text, Verdict.FITS_NOT_STATED, NOT_STATED, pairing.label, pairing.score.score,
+                pairing.score.sentence or None, paper, fit=fit,
+            )  # fmt: skip
+            if pairing.contradiction:
+                check.verdict, check.reason = Verdict.CONTRADICTS, pairing.contradiction
+            elif pairing.label is CheckLabel.EVIDENCE:
+                check.verdict, check.reason = Verdict.FITS_STATED, STATED
+            elif together is CheckLabel.EVIDENCE:
+                check.verdict, check.reason = Verdict.FITS_STATED, STATED_TOGETHER
+        if wrong and check.verdict is not Verdict.FITS_STATED:
+            check.verdict = Verdict.WRONG_PAPER
+            check.suggestions = self._suggestions(index, text, siblings, paper, fit or 0.0)
+            check.reason = _misfit(paper, self.library, index)
+        return check
 
-    def _pair(self, text: str, paper: Paper) -> tuple[CheckLabel, SourceScore]:
-        """The label of one (sentence, paper) pair, worked out once however often the pair recurs."""
-        if (text, paper.id) not in self._pairs:
+    def _fit(
+        self, index: int, text: str, paper: Paper, siblings: Sequence[str], same_key: Sequence[int]
+    ) -> tuple[float | None, float | None]:
+        """How well ``paper`` fits sentence ``index`` against the library, and the wrong-paper threshold."""
+        model = load_fit_model()
+        values = self._fit_values(index, text, paper, siblings, same_key)
+        if model is None or values is None:
+            return None, None
+        return model.probability(values), model.wrong_below(values)
+
+    def _fit_values(
+        self, index: int, text: str, paper: Paper, siblings: Sequence[str], same_key: Sequence[int]
+    ) -> dict[str, float] | None:
+        scores, column = self.library.scores, self.library.column
+        if scores is None or paper.id not in column:
+            return None
+        support = 0.0 if paper.no_abstract else self._pair(text, paper).score.score
+        pair = Pair(index, column[paper.id], text, support, [column[s] for s in siblings if s in column], same_key)
+        return features(scores, pair)
+
+    def fit_values(self, sentences: Sequence[CitingSentence]) -> list[dict[str, float] | None]:
+        """Each citation's fit features, in document order, as the check computes them (for fitting the model:
+        benchmarks/check_real.py); None where the key is not in the library."""
+        cited_in = self._cited_in(sentences)
+        found: list[dict[str, float] | None] = []
+        for index, sentence in enumerate(sentences):
+            papers = [self.library.resolve(cite.key) for cite in sentence.cites]
+            for paper in papers:
+                siblings = [p.id for p in papers if p is not None and paper is not None and p.id != paper.id]
+                found.append(
+                    None if paper is None else self._fit_values(index, sentence.text, paper, siblings,
+                                                                 cited_in.get(paper.id, ()))
+                )  # fmt: skip
+        return found
+
+    def _cited_in(self, sentences: Sequence[CitingSentence]) -> dict[str, list[int]]:
+        """Each cited paper's sentences (by index)."""
+        cited_in: dict[str, list[int]] = {}
+        for index, sentence in enumerate(sentences):
+            for cite in sentence.cites:
+                if (paper := self.library.resolve(cite.key)) is not None:
+                    cited_in.setdefault(paper.id, []).append(index)
+        return cited_in
+
+    def _pair(self, text: str, paper: Paper) -> _Pairing:
+        """The support label of one (sentence, paper) pair and any reversal, worked out once."""
+        key = (text, paper.id)
+        if key not in self._pairs:
             score = score_against_sources([text], [paper])[0][0]
             label = offline_label(score)
+            if paper.id not in self._texts:
+                self._texts[paper.id] = CitedText.of(paper)
+            reading = read_against(text, [self._texts[paper.id]])
+            reversed_here = [f for f in reading.findings if f.kind.contradicts]
+            contradiction = ""
+            if reversed_here and reading.aligned >= MANUSCRIPT_ALIGNMENT:
+                contradiction = describe(reversed_here, "the abstract")
             if self.judge is not None:
-                label = _FROM_SUPPORT[judge_with_model(text, [(1, paper)], self.judge, self.usage)]
-            self._pairs[(text, paper.id)] = (label, score)
-        return self._pairs[(text, paper.id)]
+                verdict = judge_with_model(text, [(1, paper)], self.judge, self.usage)
+                label = _FROM_SUPPORT[verdict]
+                contradiction = "the model judge: the paper contradicts it" if verdict is Support.CONTRADICTED else ""
+            self._pairs[key] = _Pairing(score, label, contradiction)
+        return self._pairs[key]
 
     def _together(self, text: str, papers: Sequence[Paper]) -> CheckLabel:
         if self.judge is not None:
             return _FROM_SUPPORT[judge_with_model(text, list(enumerate(papers, start=1)), self.judge, self.usage)]
         return offline_label(score_against_group(text, papers)[0])
 
-    def _suggestions(self, text: str, found: Sequence[Paper], cited: frozenset[str]) -> list[Suggestion]:
-        """Papers of the library the check says back ``text``, best first, none of those it cites."""
-        pool = [p for p in found if p.id not in cited and not p.no_abstract][:SUGGESTION_POOL]
-        scored = zip(score_against_sources([text], pool)[0], pool, strict=True) if pool else iter(())
-        backing = sorted(
-            ((s, p) for s, p in scored if s.support.is_top and not s.conflict), key=lambda pair: -pair[0].score
-        )
-        chosen: list[Suggestion] = []
-        for score, paper in backing[: MAX_JUDGED_SUGGESTIONS if self.judge is not None else MAX_SUGGESTIONS]:
-            if self.judge is not None and not judge_with_model(text, [(1, paper)], self.judge, self.usage).is_top:
-                continue
-            chosen.append(Suggestion(paper, CheckLabel.EVIDENCE, score.score, score.sentence))
-            if len(chosen) == MAX_SUGGESTIONS:
-                break
-        return chosen
+    def _suggestions(
+        self, index: int, text: str, siblings: Sequence[str], cited: Paper, fit: float
+    ) -> list[Suggestion]:
+        """Papers of the library that fit the sentence clearly better than the one cited, best first."""
+        scores, model = self.library.scores, load_fit_model()
+        if scores is None or model is None:
+            return []
+        row = scores.similarity[index] if scores.has_vectors else scores.lexical[index]
+        taken = {cited.id, *siblings}
+        ranked = [int(j) for j in row.argsort()[::-1] if self.library.papers[int(j)].id not in taken]
+        chosen: list[tuple[float, Paper]] = []
+        for j in ranked[:SUGGESTION_POOL]:
+            paper = self.library.papers[j]
+            support = 0.0 if paper.no_abstract else self._pair(text, paper).score.score
+            columns = [self.library.column[s] for s in siblings if s in self.library.column]
+            values = features(scores, Pair(index, j, text, support, columns))
+            probability = model.probability(values)
+            if probability >= model.wrong_below(values) and probability > fit:
+                chosen.append((probability, paper))
+        chosen.sort(key=lambda pair: -pair[0])
+        return [
+            Suggestion(p, CheckLabel.CANNOT_CHECK if p.no_abstract else self._pair(text, p).label, round(s, 4),
+                       "" if p.no_abstract else self._pair(text, p).score.sentence)
+            for s, p in chosen[:MAX_SUGGESTIONS]
+        ]  # fmt: skip
 
 
-def _quote(text: str) -> str:
-    text = printable(text)
-    return '"' + (text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1].rstrip() + "…") + '"'
+def _misfit(paper: Paper, library: LibraryView, index: int) -> str:
+    """Why the paper looks like the wrong one: where it ranks for the sentence among the library's papers."""
+    scores = library.scores
+    if scores is None or paper.id not in library.column:
+        return "it does not fit the sentence"
+    row = scores.similarity[index] if scores.has_vectors else scores.lexical[index]
+    rank = int((row > row[library.column[paper.id]]).sum()) + 1
+    return f"it fits the sentence less than {rank - 1} other papers of the library (rank {rank} of {len(row)})"
 
 
 def finding(check: CitationCheck) -> str:
-    """One linter line: ``paper.tex:42:17: unsupported \\cite{k}: "..." best evidence: "..."; better supported
-    by: jones2021 (evidence found)``; the label starts right after ``file:line:column: ``."""
+    """One linter line, whole (the terminal wraps it; nothing is cut): ``paper.tex:42:17: wrong-paper
+    \\cite{k}: likely the wrong paper: it fits ... "sentence"; better: jones2021, lee2020``."""
     cite = check.cite
-    line = f"{cite.file}:{cite.line}:{cite.column}: {check.label.shown} {printable(cite.written)}: "
-    line += _quote(check.sentence) if check.sentence else ""
-    if check.note:
-        return line + f" ({check.note})"
-    if check.evidence:
-        line += f" best evidence: {_quote(check.evidence)}"
+    line = f"{cite.file}:{cite.line}:{cite.column}: {check.verdict.code} {printable(cite.written)}: "
+    line += f"{check.verdict.shown}: {printable(check.reason)}"
+    if check.sentence:
+        line += f' in "{printable(check.sentence)}"'
+    if check.verdict in (Verdict.CONTRADICTS, Verdict.FITS_STATED) and check.evidence:
+        line += f'; the abstract: "{printable(check.evidence)}"'
     if check.suggestions:
-        line += "; better supported by: " + ", ".join(
-            f"{printable(s.paper.citekey)} ({s.label.shown})" for s in check.suggestions
-        )
-    elif check.sentence_label is not None and RANK[check.sentence_label] > RANK[check.label]:
-        line += f"; with the sentence's other citations: {check.sentence_label.shown}"
+        line += "; better: " + ", ".join(printable(s.paper.citekey) for s in check.suggestions)
     return line

@@ -1,0 +1,270 @@
+"""`rag check` on real theses: what it reads, what it flags, whether it catches a swapped key; fits the
+wrong-paper model (rag/writing/fit_model.json) with --save.
+
+The theses are ../shared/real/manuscripts (LaTeX, Quarto and bookdown, each with the bibliography its author
+exported; see its PROVENANCE.md). Nearly all real citations are fine, so they stand for "fine"; replacing a key
+with another key of the same bibliography makes a wrong one. Per thesis, in a fresh library holding its
+bibliography only:
+
+- citations read, and the share of real citations flagged as problems (goal <= 10%), by kind;
+- planted swaps: rounds of a seeded sample of citations, each key replaced by another key of the bibliography
+  (one with an abstract, and any), checked in place: the share flagged (goal >= 80%);
+- seconds per 1,000 citations for the check once the library is indexed.
+
+With --save, the wrong-paper model is fitted: each citation's fit features (rag.writing.paper_fit) real vs
+swapped, leave-one-thesis-out for the figures, then on all theses; the threshold is set where FPR_TARGET of
+the real checkable citations fall below it, in each thesis left out.
+
+    python benchmarks/check_real.py [--save] [--only NAME] [--show N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rag.config import load_settings
+from rag.manuscripts.citing import CitingSentence, Manuscript
+from rag.manuscripts.reading import read_file
+from rag.records import Paper
+from rag.services.check import library_view
+from rag.services.context import Context
+from rag.services.ingest import ingest
+from rag.writing import paper_fit
+from rag.writing.manuscript_check import CitationCheck, LibraryView, ManuscriptChecker
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL = ROOT.parent / "shared" / "real" / "manuscripts"
+MODEL_DIR = ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2"
+# name: (files or folder to check, bibliography files), paths inside REAL.
+THESES: dict[str, tuple[list[str], list[str]]] = {
+    "ErikBjare": (["ErikBjare__thesis/docs/tex/thesis.tex"], ["ErikBjare__thesis/docs/tex/zotero.bib"]),
+    "chrisjbillington": (["chrisjbillington__thesis/thesis.tex"], ["chrisjbillington__thesis/zotero.bib"]),
+    "diegoferigo": (["diegoferigo__phd-thesis/thesis.tex"], ["diegoferigo__phd-thesis/zotero.bib"]),
+    "bentharnist": (
+        ["bentharnist-fmi__bcnn-prob-nowcasting-thesis/thesis-bent-harnist.tex"],
+        [f"bentharnist-fmi__bcnn-prob-nowcasting-thesis/{b}" for b in ("References_final.bib", "other_references.bib")],
+    ),
+    "morteza": (
+        [
+            f"morteza__thesis/{c}"
+            for c in (
+                "index.qmd",
+                "articles/1_cogtext.qmd",
+                "articles/2_cogenv.qmd",
+                "articles/3_cogponder.qmd",
+                "articles/4_review.qmd",
+                "articles/5_acnets.qmd",
+                "articles/8_nback.qmd",
+                "articles/9_behaverse.qmd",
+                "chapters/6_discussion.qmd",
+            )
+        ],
+        ["morteza__thesis/references.bib"],
+    ),
+    "elliotmartin92": (
+        [
+            f"elliotmartin92__Thesis/{c}"
+            for c in ("index.Rmd", "01-chap1.Rmd", "02-chap2.Rmd", "03-chap3.Rmd", "04-chap4.Rmd", "05-conclusion.Rmd")
+        ],
+        ["elliotmartin92__Thesis/bib/Zotero_library.bib"],
+    ),
+}
+ROUNDS = 5  # swap rounds: each round swaps a disjoint fifth of the citations
+FPR_TARGET = 0.06  # share of real checkable citations the wrong-paper threshold may flag
+L2 = 1.0
+MODEL_FILE = paper_fit.MODEL_FILE
+
+
+def read_thesis(files: Sequence[str]) -> Manuscript:
+    manuscript = Manuscript()
+    for file in files:
+        manuscript.extend(read_file(REAL / file))
+    return manuscript
+
+
+def swapped(
+    sentences: Sequence[CitingSentence], chosen: set[int], keys: Sequence[str], rng: random.Random
+) -> tuple[list[CitingSentence], dict[int, str]]:
+    """The sentences with each chosen citation (by document position) citing another key: never one its
+    sentence already cites."""
+    out, swaps, position = [], {}, 0
+    for sentence in sentences:
+        cites = []
+        for cite in sentence.cites:
+            if position in chosen:
+                taken = {c.key for c in sentence.cites}
+                other = rng.choice([k for k in keys if k not in taken])
+                cites.append(dataclasses.replace(cite, key=other))
+                swaps[position] = other
+            else:
+                cites.append(cite)
+            position += 1
+        out.append(CitingSentence(sentence.text, cites))
+    return out, swaps
+
+
+def checkable(check: CitationCheck) -> bool:
+    return check.paper is not None and not check.paper.no_abstract and bool(check.sentence)
+
+
+def weighable(check: CitationCheck) -> bool:
+    """In the library and in a sentence: its fit can be weighed (by its title alone when it has no abstract)."""
+    return check.paper is not None and bool(check.sentence)
+
+
+def share(part: int, whole: int) -> str:
+    return f"{part / whole:.3f} ({part}/{whole})" if whole else "n/a"
+
+
+def library_keys(view: LibraryView) -> tuple[list[str], list[str]]:
+    """The bibliography's primary keys: those with an abstract, and all."""
+    papers: Sequence[Paper] = view.papers
+    return [p.citekey for p in papers if not p.no_abstract], [p.citekey for p in papers]
+
+
+def run_thesis(name: str, folder: Path, show: int, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    files, bibs = THESES[name]
+    ctx = Context(load_settings(data_dir=folder / "data", embed_model_dir=MODEL_DIR, collection="thesis"))
+    ingest(ctx, [REAL / b for b in bibs])
+    manuscript = read_thesis(files)
+    with ctx.reader() as library:
+        view = library_view(library, manuscript)
+    checker = ManuscriptChecker(view)
+    started = time.perf_counter()
+    real = checker.check(manuscript.sentences)
+    seconds = time.perf_counter() - started
+    kinds = Counter(c.verdict.value for c in real if c.flagged)
+    usable = [c for c in real if checkable(c)]
+    out: dict[str, Any] = {
+        "citations read": len(real),
+        "checkable (key with abstract, sentence)": len(usable),
+        "real flagged (all)": share(sum(c.flagged for c in real), len(real)),
+        "real flagged (checkable)": share(sum(c.flagged for c in usable), len(usable)),
+        "real flagged (title only)": share(
+            sum(c.flagged for c in real if weighable(c) and not checkable(c)),
+            sum(weighable(c) and not checkable(c) for c in real),
+        ),
+        "problems by kind": dict(kinds),
+        "seconds per 1000 citations": round(1000 * seconds / max(len(real), 1), 2),
+    }
+    with_abstract, every = library_keys(view)
+    values = checker.fit_values(manuscript.sentences)
+    rows += [{"thesis": name, "label": 1, **v} for c, v in zip(real, values, strict=True) if v and weighable(c)]
+    rng = random.Random(name)
+    positions = [i for i, c in enumerate(real) if checkable(c)]
+    rng.shuffle(positions)
+    for pool_name, pool in (("abstract", with_abstract), ("any", every)):
+        flagged, total, missed = 0, 0, []
+        for round_number in range(ROUNDS):
+            chosen = set(positions[round_number::ROUNDS])
+            sentences, swaps = swapped(manuscript.sentences, chosen, pool, rng)
+            checks = ManuscriptChecker(view).check(sentences)
+            fit = ManuscriptChecker(view).fit_values(sentences)
+            rows += [{"thesis": name, "label": 0, **fit[i]} for i in swaps if fit[i] is not None]
+            for i in swaps:
+                total += 1
+                flagged += checks[i].flagged
+                if not checks[i].flagged:
+                    missed.append(checks[i])
+        out[f"swaps flagged (replacement {pool_name})"] = share(flagged, total)
+        for check in missed[:show] if pool_name == "abstract" else []:
+            print(
+                f"  missed swap: {check.cite.key} ({check.verdict.value}, fit {check.fit}) in: {check.sentence[:140]}"
+            )
+    for check in [c for c in real if c.flagged][:show]:
+        print(f"  flagged real: {check.verdict.value} {check.cite.key}: {check.reason} in: {check.sentence[:140]}")
+    return out
+
+
+def _scales(x: np.ndarray) -> np.ndarray:
+    """Each feature's spread (1 for one that never varies: it then adds nothing, and divides by nothing)."""
+    spread = x.std(0)
+    return np.where(spread > 1e-6, spread, 1.0)
+
+
+def fit(rows: Sequence[dict[str, Any]], names: Sequence[str]) -> tuple[dict[str, Any], dict[str, float]]:
+    """A logistic regression over ``names`` (real = 1), leave-one-thesis-out figures, then fitted on all."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import roc_auc_score
+
+    x = np.array([[r[n] for n in names] for r in rows], dtype=np.float64)
+    y = np.array([r["label"] for r in rows])
+    theses = np.array([r["thesis"] for r in rows])
+    held_out = np.zeros(len(y))
+    thresholds = []
+    for thesis in sorted(set(theses)):
+        train = theses != thesis
+        means, scales = x[train].mean(0), _scales(x[train])
+        model = LogisticRegression(C=L2, max_iter=5000).fit((x[train] - means) / scales, y[train])
+        held_out[~train] = model.predict_proba((x[~train] - means) / scales)[:, 1]
+        thresholds.append(float(np.quantile(model.predict_proba((x[train] - means) / scales)[:, 1][y[train] == 1],
+                                            FPR_TARGET)))  # fmt: skip
+    means, scales = x.mean(0), _scales(x)
+    model = LogisticRegression(C=L2, max_iter=5000).fit((x - means) / scales, y)
+    threshold = float(np.quantile(model.predict_proba((x - means) / scales)[:, 1][y == 1], FPR_TARGET))
+    real, swaps = held_out[y == 1], held_out[y == 0]
+    cv_threshold = float(np.mean(thresholds))
+    report = {
+        "auc": round(float(roc_auc_score(y, held_out)), 4),
+        "real_flagged": round(float(np.mean(real < cv_threshold)), 4),
+        "swaps_flagged": round(float(np.mean(swaps < cv_threshold)), 4),
+        "per_thesis": {
+            t: {
+                "real_flagged": round(float(np.mean(held_out[(theses == t) & (y == 1)] < cv_threshold)), 4),
+                "swaps_flagged": round(float(np.mean(held_out[(theses == t) & (y == 0)] < cv_threshold)), 4),
+            }
+            for t in sorted(set(theses))
+        },
+    }
+    weights = {
+        "features": list(names),
+        "means": [round(float(v), 6) for v in means],
+        "scales": [round(float(v), 6) for v in scales],
+        "coefficients": [round(float(v), 6) for v in model.coef_[0]],
+        "intercept": round(float(model.intercept_[0]), 6),
+    }
+    return report | {"threshold": round(threshold, 4)}, weights
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--save", action="store_true", help=f"fit the wrong-paper model into {MODEL_FILE.name}")
+    parser.add_argument("--only", action="append", help="these theses only (names as in THESES)")
+    parser.add_argument("--show", type=int, default=0, help="print this many flagged real citations and missed swaps")
+    args = parser.parse_args()
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.only or THESES:
+            print(f"\n{name}", flush=True)
+            result = run_thesis(name, Path(tmp) / name, args.show, rows)
+            for key, value in result.items():
+                print(f"  {key}: {value}")
+    if args.save:
+        data: dict[str, Any] = {
+            "about": "weights of rag/writing/paper_fit.py, fitted by benchmarks/check_real.py --save"
+        }
+        data["trained_on"] = dict(Counter(f"{r['thesis']}:{'real' if r['label'] else 'swap'}" for r in rows))
+        data["fpr_target"] = FPR_TARGET
+        data["models"], data["thresholds"], data["cv"] = {}, {}, {}
+        for variant, names in (("embedding", paper_fit.EMBEDDING), ("lexical", paper_fit.LEXICAL)):
+            report, weights = fit(rows, names)
+            data["models"][variant], data["thresholds"][variant] = weights, report.pop("threshold")
+            data["cv"][variant] = report
+            print(f"\n{variant}: {json.dumps(report)}")
+        MODEL_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {MODEL_FILE}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""Does the cited paper fit the sentence that cites it, judged against the rest of the library?
+
+A manuscript cites to name a method, a dataset or a tool, to point to background or to credit earlier work:
+most such citations cannot be proved from an abstract, and are fine. What an author needs caught is the wrong
+paper (a swapped or mistyped key, a citation attached to the wrong claim). The signal is relative: the right
+paper is close to the sentence *compared with the other papers of the library*, it is close to the sentence's
+neighbours and to the other places the manuscript cites it, and to the papers cited beside it.
+
+A logistic regression over those features, fitted on real theses whose citations are taken as fine and the same
+citations with the key replaced by another key of the same bibliography (``benchmarks/check_real.py --save``;
+weights, thresholds and the leave-one-thesis-out figures in ``fit_model.json``). One variant uses sentence
+and paper vectors, one words only (a library without an embedding model).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from rag.text import tokenize
+from rag.writing.support_check import Idf, LogisticModel, load_support_model
+
+MODEL_FILE = Path(__file__).with_name("fit_model.json")
+Matrix = npt.NDArray[np.float32]
+LEXICAL = (
+    "lexical_rank",  # where the paper ranks among the library's by BM25 for the sentence (log scale, 0 = first)
+    "lexical_share",  # its BM25 score as a share of the best paper's
+    "idf_coverage",  # share of the sentence's terms (IDF-weighted) the paper's text has
+    "title_coverage",  # share of the title's terms the sentence uses (it names the work)
+    "support",  # the support check's score of the pair (0 for a paper known by its title only)
+    "title_only",
+)
+EMBEDDING = (
+    "similarity",  # cosine of sentence and paper
+    "similarity_rank",  # where the paper ranks among the library's by that cosine (log scale)
+    "similarity_margin",  # the best paper's cosine minus this one's
+    "context_similarity",  # cosine with the sentence and its neighbours
+    "context_rank",
+    "same_key",  # the closest other sentence of the manuscript citing the same key
+    "same_key_missing",
+    "siblings",  # mean cosine with the other papers cited in the same sentence
+    "siblings_missing",
+    *LEXICAL,
+)
+# Features that are absent for a pair get these neutral values (and their "missing" flag).
+NEUTRAL_SIMILARITY = 0.3
+# Sentences on each side whose mean vector is the sentence's context.
+CONTEXT_SENTENCES = 2
+
+
+@dataclass
+class ManuscriptScores:
+    """A manuscript's citing sentences against every paper of the library, computed once.
+
+    ``lexical[i, j]``: BM25 of sentence ``i`` for paper ``j``; ``sentence_vectors`` / ``paper_vectors``: unit
+    rows (None for a library without vectors); ``papers`` gives each paper's text and title."""
+
+    lexical: Matrix
+    titles: Sequence[str]
+    texts: Sequence[str]
+    title_only: Sequence[bool]
+    sentence_vectors: Matrix | None = None
+    paper_vectors: Matrix | None = None
+
+    @property
+    def has_vectors(self) -> bool:
+        return self.sentence_vectors is not None and self.paper_vectors is not None
+
+    @cached_property
+    def similarity(self) -> Matrix:
+        """Cosine of each sentence with each paper."""
+        assert self.sentence_vectors is not None and self.paper_vectors is not None
+        return self.sentence_vectors @ self.paper_vectors.T
+
+    @cached_property
+    def context(self) -> Matrix:
+        """Cosine of each sentence's context (it and CONTEXT_SENTENCES citing sentences on each side, averaged)
+        with each paper."""
+        assert self.sentence_vectors is not None and self.paper_vectors is not None
+        rows = self.sentence_vectors
+        summed = np.zeros_like(rows)
+        for shift in range(-CONTEXT_SENTENCES, CONTEXT_SENTENCES + 1):
+            lo, hi = max(shift, 0), len(rows) + min(shift, 0)
+            summed[lo - shift : hi - shift] += rows[lo:hi]
+        norms = np.linalg.norm(summed, axis=1, keepdims=True)
+        return ((summed / np.where(norms == 0, 1, norms)) @ self.paper_vectors.T).astype(np.float32)
+
+
+def _rank(row: npt.NDArray[Any], j: int) -> float:
+    """Papers scoring above paper ``j``, on a log scale relative to the library's size (0 = first)."""
+    return math.log1p(float((row > row[j]).sum())) / math.log1p(len(row))
+
+
+def _coverage(wanted: Sequence[str], have: set[str], idf: Idf) -> float:
+    weights = [idf(t) for t in wanted]
+    return sum(w for t, w in zip(wanted, weights, strict=True) if t in have) / sum(weights) if wanted else 0.0
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One citation: sentence ``sentence`` citing paper ``paper`` (indexes into ManuscriptScores), with the
+    other papers its sentence cites and the other sentences citing the same paper."""
+
+    sentence: int
+    paper: int
+    text: str
+    support: float
+    siblings: Sequence[int] = ()
+    same_key: Sequence[int] = ()
+
+
+def features(scores: ManuscriptScores, pair: Pair) -> dict[str, float]:
+    """The pair's features, by name (EMBEDDING's names with vectors, LEXICAL's without)."""
+    idf = load_support_model().idf
+    terms = list(dict.fromkeys(tokenize(pair.text)))
+    lexical = scores.lexical[pair.sentence]
+    best = float(lexical.max(initial=0.0))
+    title_terms = set(tokenize(scores.titles[pair.paper]))
+    values = {
+        "lexical_rank": _rank(lexical, pair.paper),
+        "lexical_share": float(lexical[pair.paper]) / best if best > 0 else 0.0,
+        "idf_coverage": _coverage(terms, set(tokenize(scores.texts[pair.paper])), idf),
+        "title_coverage": len(title_terms & set(terms)) / len(title_terms) if title_terms else 0.0,
+        "support": pair.support,
+        "title_only": float(scores.title_only[pair.paper]),
+    }
+    if not scores.has_vectors:
+        return values
+    similarity, context = scores.similarity[pair.sentence], scores.context[pair.sentence]
+    assert scores.sentence_vectors is not None and scores.paper_vectors is not None
+    others = [s for s in pair.same_key if s != pair.sentence]
+    same = scores.sentence_vectors[others] @ scores.sentence_vectors[pair.sentence] if others else None
+    beside = scores.paper_vectors[list(pair.siblings)] @ scores.paper_vectors[pair.paper] if pair.siblings else None
+    return values | {
+        "similarity": float(similarity[pair.paper]),
+        "similarity_rank": _rank(similarity, pair.paper),
+        "similarity_margin": float(similarity.max() - similarity[pair.paper]),
+        "context_similarity": float(context[pair.paper]),
+        "context_rank": _rank(context, pair.paper),
+        "same_key": float(same.max()) if same is not None else NEUTRAL_SIMILARITY,
+        "same_key_missing": float(same is None),
+        "siblings": float(beside.mean()) if beside is not None else NEUTRAL_SIMILARITY,
+        "siblings_missing": float(beside is None),
+    }
+
+
+@dataclass(frozen=True)
+class FitModel:
+    """The fitted fit check: P(the cited paper is the one meant) and the threshold below which it is likely
+    the wrong paper, per variant."""
+
+    embedding: LogisticModel
+    lexical: LogisticModel
+    embedding_wrong_below: float
+    lexical_wrong_below: float
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FitModel:
+        return cls(
+            LogisticModel.from_json(data["models"]["embedding"]),
+            LogisticModel.from_json(data["models"]["lexical"]),
+            float(data["thresholds"]["embedding"]),
+            float(data["thresholds"]["lexical"]),
+        )
+
+    def probability(self, values: dict[str, float]) -> float:
+        model = self.embedding if "similarity" in values else self.lexical
+        return model.probability(values)
+
+    def wrong_below(self, values: dict[str, float]) -> float:
+        return self.embedding_wrong_below if "similarity" in values else self.lexical_wrong_below
+
+
+@lru_cache(maxsize=1)
+def load_fit_model(path: Path = MODEL_FILE) -> FitModel | None:
+    """The fitted model, or None before one is fitted (the check then never calls a paper the wrong one)."""
+    if not path.is_file():
+        return None
+    return FitModel.from_json(json.loads(path.read_text(encoding="utf-8")))
