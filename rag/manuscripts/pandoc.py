@@ -17,6 +17,7 @@ from typing import Any
 from rag.manuscripts.citing import Cite, Manuscript, Syntax
 from rag.manuscripts.prose import FOOTNOTE_CLOSE, FOOTNOTE_OPEN, PARAGRAPH, Lines, Marks, apply_edits, blank
 from rag.manuscripts.sentences import citing_sentences
+from rag.manuscripts.sources import Finder
 
 # Pandoc's key: a letter, digit or _, then alphanumerics and internal punctuation; anything goes in @{...}.
 _KEY = r"(?:\{(?P<braced>[^{}]*)\}|(?P<bare>\w(?:\w|[:.#$%&+?<>~/-](?=\w))*))"
@@ -165,7 +166,7 @@ def _markers(text: str, lines: Lines, starts: set[int]) -> list[tuple[int, int]]
     return spans
 
 
-def read_pandoc(text: str, file: str) -> Manuscript:
+def read_pandoc(text: str, file: str, finder: Finder | None = None) -> Manuscript:
     """The citing sentences of a Pandoc or Quarto Markdown text."""
     prose, starts = _prose_only(text)
     lines, marks, warnings = Lines(prose), Marks(), list[str]()
