@@ -140,7 +140,7 @@ _MD_INLINE_CODE = re.compile(r"(`+).+?\1", re.S)
 _MD_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _MD_LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _MD_GROUP = re.compile(r"\[([^\[\]]*@[^\[\]]*)\]")
-_MD_KEY = re.compile(r"(?<![\w.@])-?@\{?([\w][\w:.#$%&+?<>~/-]*)")
+_MD_KEY = re.compile(r"(?<![\w.@\\])-?@\{?([\w][\w:.#$%&+?<>~/-]*)")
 _CROSS_REF = re.compile(r"(?:fig|tbl|sec|eq|lst|thm|lem|cor|prp|def|exm|exr|apx)[-:]")
 
 

@@ -48,7 +48,7 @@ from rag.manuscripts.latex_tree import RECORDED, Tree
 from rag.manuscripts.located import Located
 from rag.manuscripts.prose import FOOTNOTE_CLOSE, FOOTNOTE_OPEN, PARAGRAPH, Marks, paragraph
 from rag.manuscripts.sentences import citing_sentences
-from rag.manuscripts.sources import Finder
+from rag.manuscripts.sources import Finder, find_bibliographies
 
 SECTIONS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph")
 UNREAD_MACROS = (
@@ -247,20 +247,14 @@ def _bibliographies(tree: Tree, finder: Finder | None) -> tuple[list[Path], list
         if any(option and "remote" in option for option in options):
             continue  # biblatex fetches it from the web: not a file of the manuscript
         # BibTeX's \bibliography{a,b} names a.bib and b.bib; biblatex's \addbibresource names the file.
-        bibtex = recorded.command in BIBTEX_LISTS
-        names = [name.strip() for name in (value or "").split(",")] if bibtex else [(value or "").strip()]
-        for name in filter(None, names):
-            wanted = [f"{name}.bib"] if bibtex and not name.endswith(".bib") else [name]
-            where = tree.where(recorded.where)
-            if finder is None:
-                warnings.append(f"{where}: bibliography {wanted[0]} not read (a manuscript given as text never reads files)")
-                continue
-            path = finder.find(wanted, recorded.where.file)
-            if path is None:
-                looked = finder.looked(wanted, recorded.where.file)
-                warnings.append(f"{where}: bibliography {wanted[0]} not found (looked for {looked})")
-            elif path not in found:
-                found.append(path)
+        names = [(value or "").strip()]
+        if recorded.command in BIBTEX_LISTS:
+            names = [name.strip() + ("" if name.strip().endswith(".bib") else ".bib") for name in names[0].split(",")]
+        paths, missing = find_bibliographies(
+            [name for name in names if name not in ("", ".bib")], tree.where(recorded.where), recorded.where.file, finder
+        )
+        found += [path for path in paths if path not in found]
+        warnings += missing
     return found, warnings
 
 

@@ -1,15 +1,179 @@
-"""Folders -> manuscripts."""
+"""A folder -> the manuscript in it, in the order its build reads it:
+
+1. a Quarto project (``_quarto.yml``): its book's chapters and appendices (parts included), else the files
+   ``project: render:`` lists, else a manuscript project's article, else every ``.qmd``/``.md``/``.Rmd`` file
+   Quarto would render (not those whose name starts with ``_`` or ``.``). Profiles (``_quarto-<name>.yml``,
+   chosen with ``quarto render --profile``) are merged into ``_quarto.yml`` as Quarto merges them, lists
+   joined in order without duplicates, and all of them at once: rag does not know which one the build uses,
+   so every chapter any profile lists is read, once;
+2. a bookdown project (``_bookdown.yml`` or an ``index.Rmd`` with ``bookdown::`` in it): ``rmd_files`` when
+   given, else ``index.Rmd`` then the other ``.Rmd`` files by name, not those starting with ``_`` (bookdown's
+   own order; subfolders only with ``rmd_subdir``);
+3. else its LaTeX main files (a ``\\documentclass`` not of a subfile or a standalone figure) with what each
+   reads, a file read by one main not read again;
+4. else every ``.tex``/``.md``/``.qmd``/``.Rmd`` file under it, by name.
+
+The bibliographies a project's configuration names (``bibliography:``) are found in the project folder.
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
+from rag.errors import InputError
 from rag.manuscripts.citing import Manuscript
-from rag.manuscripts.files import read_file
+from rag.manuscripts.files import read_found
+from rag.manuscripts.metadata import load, names
+from rag.manuscripts.sources import Finder, find_bibliographies, read_source, shown
+
+MARKDOWN_ENDINGS = (".qmd", ".md", ".rmd", ".markdown")
+MANUSCRIPT_ENDINGS = (".tex", *MARKDOWN_ENDINGS)
+_MAIN = re.compile(r"^[^%\n]*\\documentclass\s*(?:\[[^\]]*\])?\s*\{\s*([^}\s]+)\s*\}", re.MULTILINE)
+_NOT_MAIN_CLASSES = ("subfiles", "standalone")
+# Folders a build writes or a tool keeps, never the manuscript's sources.
+_SKIPPED_FOLDERS = ("node_modules", "renv", "venv", "site-packages")
+
+
+def _visible(path: Path, folder: Path) -> bool:
+    parts = path.relative_to(folder).parts
+    return not any(part.startswith((".", "_")) or part in _SKIPPED_FOLDERS for part in parts)
+
+
+def _files(folder: Path, endings: tuple[str, ...], recursive: bool = True) -> list[Path]:
+    found = folder.rglob("*") if recursive else folder.glob("*")
+    return sorted(p for p in found if p.is_file() and p.suffix.lower() in endings and _visible(p, folder))
+
+
+def _merged(base: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """Quarto's merge of a profile into the project's settings: mappings merged, lists joined."""
+    merged = dict(base)
+    for key, value in other.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merged(merged[key], value)
+        elif isinstance(value, list) and isinstance(merged.get(key), list):
+            merged[key] = merged[key] + [item for item in value if item not in merged[key]]
+        else:
+            merged[key] = value
+    return merged
+
+
+def _chapters(value: Any) -> list[str]:
+    """A book's chapter list: names, and parts (``- part: x.qmd`` or a title, with their own chapters)."""
+    found: list[str] = []
+    for item in value if isinstance(value, list) else []:
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            part = item.get("part")
+            if isinstance(part, str) and part.lower().endswith(MARKDOWN_ENDINGS):
+                found.append(part)
+            found += _chapters(item.get("chapters"))
+    return found
+
+
+def _quarto(folder: Path) -> tuple[list[str], dict[str, Any], list[str]]:
+    """The files a Quarto project renders, in order, its merged settings, and warnings."""
+    settings, warnings = load((folder / "_quarto.yml").read_text(encoding="utf-8", errors="replace"), "_quarto.yml")
+    for profile in sorted(folder.glob("_quarto-*.yml")):
+        more, problems = load(profile.read_text(encoding="utf-8", errors="replace"), shown(profile))
+        settings, warnings = _merged(settings, more), warnings + problems
+    book = settings.get("book") if isinstance(settings.get("book"), dict) else {}
+    listed = _chapters(book.get("chapters")) + _chapters(book.get("appendices"))
+    project = settings.get("project") if isinstance(settings.get("project"), dict) else {}
+    article = (settings.get("manuscript") or {}).get("article") if isinstance(settings.get("manuscript"), dict) else None
+    listed = listed or [name for name in names(project.get("render")) if "*" not in name] or names(article)
+    if not listed:
+        listed = [str(path.relative_to(folder)) for path in _files(folder, MARKDOWN_ENDINGS)]
+    return list(dict.fromkeys(listed)), settings, warnings
+
+
+def _bookdown(folder: Path) -> tuple[list[str], dict[str, Any], list[str]]:
+    config = folder / "_bookdown.yml"
+    settings, warnings = load(config.read_text(encoding="utf-8", errors="replace"), "_bookdown.yml") if config.is_file() else ({}, [])
+    listed = settings.get("rmd_files")
+    if isinstance(listed, dict):  # one list per output format: each file once, in the order first listed
+        listed = [name for names_of in listed.values() for name in names(names_of)]
+    chosen = names(listed)
+    if not chosen:
+        files = _files(folder, (".rmd",), recursive=bool(settings.get("rmd_subdir")))
+        others = [str(p.relative_to(folder)) for p in files if p.name.lower() != "index.rmd"]
+        chosen = (["index.Rmd"] if (folder / "index.Rmd").is_file() else []) + others
+    return list(dict.fromkeys(chosen)), settings, warnings
+
+
+def _is_bookdown(folder: Path) -> bool:
+    index = folder / "index.Rmd"
+    return (folder / "_bookdown.yml").is_file() or (
+        index.is_file() and "bookdown::" in index.read_text(encoding="utf-8", errors="replace")
+    )
+
+
+def _read(path: Path, folder: Path, build_dir: Path | None, manuscript: Manuscript) -> None:
+    """One file (and what it reads) added to ``manuscript``; a file that cannot be read is a warning."""
+    name = shown(path)
+    try:
+        text, warnings = read_source(path, name)
+    except InputError as exc:
+        manuscript.warnings.append(f"{exc}; not checked")
+        return
+    finder = Finder(build_dir or path.parent, path.parent, {name: text}, extra=(folder,))
+    manuscript.extend(read_found(text, name, path, finder, warnings))
+
+
+def _project(folder: Path, build_dir: Path | None, listed: list[str], settings: dict[str, Any], config: str) -> Manuscript:
+    manuscript = Manuscript()
+    for name in listed:
+        path = folder / name
+        if not path.is_file():
+            manuscript.warnings.append(f"{shown(folder / config)}: {name} is listed but not found; not checked")
+            continue
+        if path.suffix.lower() not in MARKDOWN_ENDINGS:
+            manuscript.warnings.append(f"{shown(folder / config)}: {name} is not Markdown; not checked")
+            continue
+        _read(path, folder, build_dir, manuscript)
+    finder = Finder(build_dir or folder, folder)
+    bibliographies, missing = find_bibliographies(
+        names(settings.get("bibliography")), shown(folder / config), str(folder / config), finder
+    )
+    manuscript.bibliographies += [path for path in bibliographies if path not in manuscript.bibliographies]
+    manuscript.warnings += missing
+    return manuscript
+
+
+def _latex_mains(folder: Path) -> list[Path]:
+    mains = []
+    for path in _files(folder, (".tex",)):
+        head = path.read_text(encoding="utf-8", errors="replace")
+        found = _MAIN.search(head)
+        if found is not None and found.group(1) not in _NOT_MAIN_CLASSES:
+            mains.append(path)
+    return mains
 
 
 def read_folder(folder: Path, build_dir: Path | None = None) -> Manuscript:
-    manuscript = Manuscript()
-    for path in sorted(folder.rglob("*.tex")):
-        manuscript.extend(read_file(path, build_dir))
+    """The manuscript a folder holds (see the module's doc for the order); InputError when it holds none."""
+    if (folder / "_quarto.yml").is_file():
+        listed, settings, warnings = _quarto(folder)
+        manuscript = _project(folder, build_dir, listed, settings, "_quarto.yml")
+    elif _is_bookdown(folder):
+        listed, settings, warnings = _bookdown(folder)
+        manuscript = _project(folder, build_dir, listed, settings, "_bookdown.yml")
+    elif mains := _latex_mains(folder):
+        manuscript, warnings = Manuscript(), []
+        for main in mains:
+            if shown(main) not in manuscript.files:
+                _read(main, folder, build_dir, manuscript)
+        unread = [shown(p) for p in _files(folder, (".tex",)) if shown(p) not in manuscript.files]
+        if unread:
+            more = f" and {len(unread) - 5} more" if len(unread) > 5 else ""
+            warnings.append(f"{shown(folder)}: not read by any main file, so not checked: {', '.join(unread[:5])}{more}")
+    else:
+        manuscript, warnings = Manuscript(), []
+        for path in _files(folder, MANUSCRIPT_ENDINGS):
+            _read(path, folder, build_dir, manuscript)
+    manuscript.warnings[:0] = warnings
+    if not manuscript.files:
+        raise InputError(f"{shown(folder)}: no manuscript in it (no .tex, .md, .qmd or .Rmd file)")
     return manuscript

@@ -51,8 +51,7 @@ def citing_sentences(prose: str, marks: Marks) -> list[CitingSentence]:
     """Every sentence of ``prose`` that holds a citation mark, with the keys it cites."""
     found = []
     for context, paragraph in paragraphs(prose):
-        # A table row is not prose: its cells are one "sentence", never split at a full stop in a cell.
-        for sentence in [paragraph] if context is Context.TABLE else split_sentences(paragraph):
+        for sentence in split_sentences(paragraph):
             cites = marks.cites_in(sentence)
             if cites:
                 found.append(CitingSentence(shown(sentence), cites, context))

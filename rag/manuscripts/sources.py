@@ -63,10 +63,11 @@ class Finder:
     build_dir: Path
     main_dir: Path
     texts: dict[str, str] = field(default_factory=dict)
+    extra: tuple[Path, ...] = ()  # looked in last (the folder given to `rag check DIR`)
 
     def folders(self, including: str, first: Path | None = None) -> list[Path]:
         candidates = [first] if first is not None else []
-        candidates += [self.build_dir, Path(including).parent, self.main_dir]
+        candidates += [self.build_dir, Path(including).parent, self.main_dir, *self.extra]
         return list(dict.fromkeys(candidates))
 
     def find(self, names: Sequence[str], including: str, first: Path | None = None) -> Path | None:
@@ -89,3 +90,20 @@ class Finder:
         text, warnings = read_source(path, name)
         self.texts[name] = text
         return name, text, warnings
+
+
+def find_bibliographies(names: Sequence[str], where: str, including: str, finder: Finder | None) -> tuple[list[Path], list[str]]:
+    """The bibliography files ``names`` name, found like inputs; a warning for each not found (and for each,
+    when the manuscript was given as text: then none is read)."""
+    found: list[Path] = []
+    warnings: list[str] = []
+    for name in names:
+        if finder is None:
+            warnings.append(f"{where}: bibliography {name} not read (a manuscript given as text never reads files)")
+            continue
+        path = finder.find([name], including)
+        if path is None:
+            warnings.append(f"{where}: bibliography {name} not found (looked for {finder.looked([name], including)})")
+        elif path not in found:
+            found.append(path)
+    return found, warnings
