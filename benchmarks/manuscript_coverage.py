@@ -184,7 +184,7 @@ def project_files(folder: Path) -> list[Path]:
     if bookdown.is_file():
         names = _yaml_list(bookdown.read_text(), "rmd_files")
         if not names:
-            names = ["index.Rmd"] + sorted(p.name for p in folder.glob("[0-9]*.Rmd"))
+            names = ["index.Rmd", *sorted(p.name for p in folder.glob("[0-9]*.Rmd"))]
     return [folder / name for name in names if (folder / name).is_file()]
 
 

@@ -31,6 +31,7 @@ from typing import Any
 from pylatexenc import latex2text, latexwalker, macrospec
 
 from rag.manuscripts.citing import Cite, Context, Manuscript, Syntax
+from rag.manuscripts.latex_cites import multicites_merged
 from rag.manuscripts.latex_commands import (
     BIBLIOGRAPHY_SIGNATURES,
     BIBTEX_LISTS,
@@ -41,7 +42,6 @@ from rag.manuscripts.latex_commands import (
     citation_names,
     reference_text,
 )
-from rag.manuscripts.latex_cites import multicites_merged
 from rag.manuscripts.latex_glossary import Glossary
 from rag.manuscripts.latex_source import balance, body
 from rag.manuscripts.latex_tree import RECORDED, Tree
@@ -78,7 +78,9 @@ def _walker_context(extra_cites: frozenset[str]) -> Any:
     macros += [spec(name, "*[{") for name in (*SECTIONS, "caption")]
     macros += [spec("footnotetext", "[{"), spec("href", "{{"), spec("citeleft", ""), spec("citeright", "")]
     macros += [spec(name, "*{") for name in ("vspace", "hspace", "nocite", "label")]
-    macros += [spec(name, "".join("[" if letter == "o" else "{" for letter in shape)) for name, shape in RECORDED.items()]
+    macros += [
+        spec(name, "".join("[" if letter == "o" else "{" for letter in shape)) for name, shape in RECORDED.items()
+    ]
     environments = [macrospec.EnvironmentSpec("longtable", "[{"), macrospec.EnvironmentSpec("tabu", "{")]
     environments += [macrospec.EnvironmentSpec(name, "[") for name in ("wrapfigure", "subfigure", "minipage")]
     db.add_context_category("rag-manuscripts", macros=macros, environments=environments, prepend=True)
@@ -251,7 +253,10 @@ def _bibliographies(tree: Tree, finder: Finder | None) -> tuple[list[Path], list
         if recorded.command in BIBTEX_LISTS:
             names = [name.strip() + ("" if name.strip().endswith(".bib") else ".bib") for name in names[0].split(",")]
         paths, missing = find_bibliographies(
-            [name for name in names if name not in ("", ".bib")], tree.where(recorded.where), recorded.where.file, finder
+            [name for name in names if name not in ("", ".bib")],
+            tree.where(recorded.where),
+            recorded.where.file,
+            finder,
         )
         found += [path for path in paths if path not in found]
         warnings += missing
@@ -282,7 +287,9 @@ def read_latex(text: str, file: str, finder: Finder | None = None) -> Manuscript
         nodes, _, _ = walker.get_latex_nodes()
         prose = str(_Prose(prose_text, reading, extra).nodelist_to_text(nodes))
     except RecursionError:
-        reading.warnings.append(f"{file}: braces or environments nested too deeply to read; its citations are not checked")
+        reading.warnings.append(
+            f"{file}: braces or environments nested too deeply to read; its citations are not checked"
+        )
         prose = PARAGRAPH
     bibliographies, missing = _bibliographies(tree, finder)
     warnings = tree.warnings + unbalanced + reading.warnings + missing + _notes(tree)

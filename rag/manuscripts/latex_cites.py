@@ -4,6 +4,7 @@ character, so the prose reader reads them as one citation of several keys, each 
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from rag.manuscripts.latex_commands import MULTICITE_COMMANDS
 from rag.manuscripts.latex_scan import Incomplete, mandatory, optional, skip_space
@@ -57,7 +58,7 @@ def multicites_merged(text: str) -> str:
             continue
         edits.append((match.end() - 1, " "))  # \parencites -> \parencite
         spans += notes
-        for (_, close), (following_open, _) in zip(groups, groups[1:], strict=False):
+        for (_, close), (following_open, _) in pairwise(groups):
             edits.append((close, ","))
             spans.append((close + 1, following_open + 1))
     out = list(blank(text, spans))

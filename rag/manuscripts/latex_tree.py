@@ -133,8 +133,12 @@ class Tree:
         levels.pop()
 
     def _matters(self, name: str) -> bool:
-        return name in self.macros or name in DEFINERS or name in INPUT_SIGNATURES or name in RECORDED or (
-            name == "endinput"
+        return (
+            name in self.macros
+            or name in DEFINERS
+            or name in INPUT_SIGNATURES
+            or name in RECORDED
+            or (name == "endinput")
         )
 
     def _merge_down(self, levels: list[_Level], start: int, out: Located) -> bool:

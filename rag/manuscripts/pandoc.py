@@ -176,7 +176,9 @@ def _grid_rows(table: GridTable, prose: str, lines: Lines, citations: _Citations
             for start, end in pieces[:-1]:
                 cell_starts.append(cell_starts[-1] + end - start + 1)
 
-            def position(offset: int, starts: list[int] = starts, cell_starts: list[int] = cell_starts) -> tuple[int, int]:
+            def position(
+                offset: int, starts: list[int] = starts, cell_starts: list[int] = cell_starts
+            ) -> tuple[int, int]:
                 index = max(i for i, begin in enumerate(cell_starts) if begin <= offset)
                 return lines.at(starts[index] + offset - cell_starts[index])
 

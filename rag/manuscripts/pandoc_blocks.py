@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from rag.manuscripts.citing import Context
@@ -94,7 +95,7 @@ def _grid_tables(lines: list[str], starts: list[int]) -> list[GridTable]:
 
 def _cells(lines: list[str], starts: list[int], row_lines: list[int], bounds: list[int]) -> list[list[tuple[int, int]]]:
     cells = []
-    for left, right in zip(bounds, bounds[1:], strict=False):
+    for left, right in pairwise(bounds):
         pieces = []
         for number in row_lines:
             line = lines[number]

@@ -59,6 +59,11 @@ def _merged(base: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+def _mapping(settings: dict[str, Any], key: str) -> dict[str, Any]:
+    value = settings.get(key)
+    return value if isinstance(value, dict) else {}
+
+
 def _chapters(value: Any) -> list[str]:
     """A book's chapter list: names, and parts (``- part: x.qmd`` or a title, with their own chapters)."""
     found: list[str] = []
@@ -79,11 +84,10 @@ def _quarto(folder: Path) -> tuple[list[str], dict[str, Any], list[str]]:
     for profile in sorted(folder.glob("_quarto-*.yml")):
         more, problems = load(profile.read_text(encoding="utf-8", errors="replace"), shown(profile))
         settings, warnings = _merged(settings, more), warnings + problems
-    book = settings.get("book") if isinstance(settings.get("book"), dict) else {}
+    book, project, manuscript = (_mapping(settings, key) for key in ("book", "project", "manuscript"))
     listed = _chapters(book.get("chapters")) + _chapters(book.get("appendices"))
-    project = settings.get("project") if isinstance(settings.get("project"), dict) else {}
-    article = (settings.get("manuscript") or {}).get("article") if isinstance(settings.get("manuscript"), dict) else None
-    listed = listed or [name for name in names(project.get("render")) if "*" not in name] or names(article)
+    rendered = [name for name in names(project.get("render")) if "*" not in name]  # globs: all files below
+    listed = listed or rendered or names(manuscript.get("article"))
     if not listed:
         listed = [str(path.relative_to(folder)) for path in _files(folder, MARKDOWN_ENDINGS)]
     return list(dict.fromkeys(listed)), settings, warnings
@@ -91,7 +95,9 @@ def _quarto(folder: Path) -> tuple[list[str], dict[str, Any], list[str]]:
 
 def _bookdown(folder: Path) -> tuple[list[str], dict[str, Any], list[str]]:
     config = folder / "_bookdown.yml"
-    settings, warnings = load(config.read_text(encoding="utf-8", errors="replace"), "_bookdown.yml") if config.is_file() else ({}, [])
+    settings, warnings = (
+        load(config.read_text(encoding="utf-8", errors="replace"), "_bookdown.yml") if config.is_file() else ({}, [])
+    )
     listed = settings.get("rmd_files")
     if isinstance(listed, dict):  # one list per output format: each file once, in the order first listed
         listed = [name for names_of in listed.values() for name in names(names_of)]
@@ -122,7 +128,9 @@ def _read(path: Path, folder: Path, build_dir: Path | None, manuscript: Manuscri
     manuscript.extend(read_found(text, name, path, finder, warnings))
 
 
-def _project(folder: Path, build_dir: Path | None, listed: list[str], settings: dict[str, Any], config: str) -> Manuscript:
+def _project(
+    folder: Path, build_dir: Path | None, listed: list[str], settings: dict[str, Any], config: str
+) -> Manuscript:
     manuscript = Manuscript()
     for name in listed:
         path = folder / name
@@ -168,7 +176,9 @@ def read_folder(folder: Path, build_dir: Path | None = None) -> Manuscript:
         unread = [shown(p) for p in _files(folder, (".tex",)) if shown(p) not in manuscript.files]
         if unread:
             more = f" and {len(unread) - 5} more" if len(unread) > 5 else ""
-            warnings.append(f"{shown(folder)}: not read by any main file, so not checked: {', '.join(unread[:5])}{more}")
+            warnings.append(
+                f"{shown(folder)}: not read by any main file, so not checked: {', '.join(unread[:5])}{more}"
+            )
     else:
         manuscript, warnings = Manuscript(), []
         for path in _files(folder, MANUSCRIPT_ENDINGS):

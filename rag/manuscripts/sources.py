@@ -92,7 +92,9 @@ class Finder:
         return name, text, warnings
 
 
-def find_bibliographies(names: Sequence[str], where: str, including: str, finder: Finder | None) -> tuple[list[Path], list[str]]:
+def find_bibliographies(
+    names: Sequence[str], where: str, including: str, finder: Finder | None
+) -> tuple[list[Path], list[str]]:
     """The bibliography files ``names`` name, found like inputs; a warning for each not found (and for each,
     when the manuscript was given as text: then none is read)."""
     found: list[Path] = []
