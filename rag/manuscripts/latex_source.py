@@ -31,8 +31,12 @@ _CONDITIONAL = re.compile(r"\\(?:(?P<if>if[a-zA-Z@]*)|(?P<else>else)|(?P<fi>fi)|
 _NEWIF = re.compile(r"\\newif\s*\\(if[a-zA-Z@]+)")
 # TeX's own conditionals (each ends at a \fi); etoolbox's \ifdef{..}{..}{..} and ifthen's \ifthenelse do not.
 _PRIMITIVE_IFS = frozenset(
-    ["if", "ifcat", "ifnum", "ifdim", "ifodd", "ifvmode", "ifhmode", "ifmmode", "ifinner", "ifvoid", "ifhbox", "ifvbox", "ifx", "ifeof", "iftrue", "iffalse", "ifcase", "ifdefined", "ifcsname", "iffontchar", "ifincsname", "ifpdf", "ifxetex", "ifluatex", "ifpdftex", "ifPDFTeX", "ifXeTeX", "ifLuaTeX", "ifdraft", "ifoptionfinal"]
-)
+    {
+        "if", "ifcat", "ifnum", "ifdim", "ifodd", "ifvmode", "ifhmode", "ifmmode", "ifinner", "ifvoid", "ifhbox",
+        "ifvbox", "ifx", "ifeof", "iftrue", "iffalse", "ifcase", "ifdefined", "ifcsname", "iffontchar", "ifincsname",
+        "ifpdf", "ifxetex", "ifluatex", "ifpdftex", "ifPDFTeX", "ifXeTeX", "ifLuaTeX", "ifdraft", "ifoptionfinal",
+    }
+)  # fmt: skip
 
 
 def _uncommented(text: str) -> str:
