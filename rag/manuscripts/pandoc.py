@@ -170,7 +170,7 @@ def _grid_rows(table: GridTable, prose: str, lines: Lines, citations: _Citations
     for row in table.rows:
         cells = []
         for pieces in row:
-            text = "\n".join(prose[start:end] for start, end in pieces)
+            text = " ".join(prose[start:end] for start, end in pieces)  # one line: a cell has no paragraphs
             starts = [start for start, _ in pieces]
             cell_starts = [0]
             for start, end in pieces[:-1]:

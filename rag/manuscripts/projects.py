@@ -31,7 +31,6 @@ from rag.manuscripts.sources import Finder, find_bibliographies, read_source, sh
 MARKDOWN_ENDINGS = (".qmd", ".md", ".rmd", ".markdown")
 MANUSCRIPT_ENDINGS = (".tex", *MARKDOWN_ENDINGS)
 _MAIN = re.compile(r"^[^%\n]*\\documentclass\s*(?:\[[^\]]*\])?\s*\{\s*([^}\s]+)\s*\}", re.MULTILINE)
-_NOT_MAIN_CLASSES = ("subfiles", "standalone")
 # Folders a build writes or a tool keeps, never the manuscript's sources.
 _SKIPPED_FOLDERS = ("node_modules", "renv", "venv", "site-packages")
 
@@ -150,14 +149,16 @@ def _project(
     return manuscript
 
 
-def _latex_mains(folder: Path) -> list[Path]:
-    mains = []
+def _latex_files(folder: Path) -> tuple[list[Path], list[Path]]:
+    """The main files under ``folder``, and the other .tex files that are not figures of their own."""
+    mains, others = [], []
     for path in _files(folder, (".tex",)):
-        head = path.read_text(encoding="utf-8", errors="replace")
-        found = _MAIN.search(head)
-        if found is not None and found.group(1) not in _NOT_MAIN_CLASSES:
+        found = _MAIN.search(path.read_text(encoding="utf-8", errors="replace"))
+        if found is None or found.group(1) == "subfiles":
+            others.append(path)
+        elif found.group(1) != "standalone":
             mains.append(path)
-    return mains
+    return mains, others
 
 
 def read_folder(folder: Path, build_dir: Path | None = None) -> Manuscript:
@@ -168,12 +169,12 @@ def read_folder(folder: Path, build_dir: Path | None = None) -> Manuscript:
     elif _is_bookdown(folder):
         listed, settings, warnings = _bookdown(folder)
         manuscript = _project(folder, build_dir, listed, settings, "_bookdown.yml")
-    elif mains := _latex_mains(folder):
+    elif (latex := _latex_files(folder))[0]:
         manuscript, warnings = Manuscript(), []
-        for main in mains:
+        for main in latex[0]:
             if shown(main) not in manuscript.files:
                 _read(main, folder, build_dir, manuscript)
-        unread = [shown(p) for p in _files(folder, (".tex",)) if shown(p) not in manuscript.files]
+        unread = [shown(p) for p in latex[1] if shown(p) not in manuscript.files]
         if unread:
             more = f" and {len(unread) - 5} more" if len(unread) > 5 else ""
             warnings.append(

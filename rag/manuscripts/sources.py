@@ -18,6 +18,8 @@ from rag.errors import InputError
 
 # Past this a file is not a manuscript (a whole book is a few MB of TeX).
 MAX_MANUSCRIPT_BYTES = 8_000_000
+# How far above the main file's folder a name it gives is looked for (src/main.tex, thesis/tex/main.tex).
+MAX_ANCESTORS = 3
 
 
 def shown(path: Path) -> str:
@@ -67,8 +69,19 @@ class Finder:
 
     def folders(self, including: str, first: Path | None = None) -> list[Path]:
         candidates = [first] if first is not None else []
-        candidates += [self.build_dir, Path(including).parent, self.main_dir, *self.extra]
+        candidates += [self.build_dir, Path(including).parent, self.main_dir, *self.extra, *self._repository()]
         return list(dict.fromkeys(candidates))
+
+    def _repository(self) -> list[Path]:
+        """The main file's enclosing folders up to its repository's root (a build run from the root, e.g.
+        ``latexmk src/main.tex``, when rag was not told so), at most MAX_ANCESTORS up."""
+        found, folder = [], self.main_dir
+        for _ in range(MAX_ANCESTORS):
+            if (folder / ".git").exists() or folder.resolve() == folder.resolve().parent:
+                break
+            folder = folder / ".."
+            found.append(folder)
+        return found
 
     def find(self, names: Sequence[str], including: str, first: Path | None = None) -> Path | None:
         """The first of ``names`` that exists, looked for in each folder of the build's search in turn."""
@@ -80,7 +93,9 @@ class Finder:
         return None
 
     def looked(self, names: Sequence[str], including: str, first: Path | None = None) -> str:
-        return ", ".join(shown(folder / names[0]) for folder in self.folders(including, first))
+        above = self._repository()
+        folders = [folder for folder in self.folders(including, first) if folder not in above]
+        return ", ".join(shown(folder / names[0]) for folder in folders) + (" and the folders above" if above else "")
 
     def read(self, path: Path) -> tuple[str, str, list[str]]:
         """(the file as shown, its text, warnings); the text is read once however often it is named."""
