@@ -14,7 +14,7 @@ from pathlib import Path
 from rag.errors import InputError, NotFoundError
 from rag.index.session import LibrarySession
 from rag.manuscripts.citing import Manuscript
-from rag.manuscripts.reading import ManuscriptFormat, read_file, read_text
+from rag.manuscripts.reading import ManuscriptFormat, read_path, read_text
 from rag.records import Paper
 from rag.services.context import Context
 from rag.services.history import record_check
@@ -40,7 +40,7 @@ def _manuscript(request: CheckRequest) -> Manuscript:
     manuscript, unread = Manuscript(), []
     for path in request.paths:
         try:
-            manuscript.extend(read_file(path))
+            manuscript.extend(read_path(path))
         except InputError as exc:  # one unreadable file of several: the others are still checked
             unread.append(str(exc))
     if len(unread) == len(request.paths):
