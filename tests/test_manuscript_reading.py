@@ -99,7 +99,9 @@ def test_macros_that_wrap_inputs_and_citations_are_expanded(tmp_path: Path) -> N
     assert (k1.line, k1.column) == (20, 17)  # where the key is written, inside the macro's argument
     assert texts(found)["k3"] == "Hidden text."
     assert len(found.warnings) == 1
-    assert re.fullmatch(r".*main\.tex:20:\d+: \\todo \(defined at .*main\.tex:\d+:\d+\) drops its argument.*", found.warnings[0])
+    assert re.fullmatch(
+        r".*main\.tex:20:\d+: \\todo \(defined at .*main\.tex:\d+:\d+\) drops its argument.*", found.warnings[0]
+    )
 
 
 def test_a_loop_a_missing_file_and_an_empty_name_are_warnings_with_file_and_line(tmp_path: Path) -> None:
@@ -124,7 +126,10 @@ def test_a_loop_a_missing_file_and_an_empty_name_are_warnings_with_file_and_line
 
 
 def test_a_macro_that_calls_itself_is_one_warning_not_a_hang(tmp_path: Path) -> None:
-    write(tmp_path, {"main.tex": document("Text \\loop{x} \\cite{a}.", preamble="\\newcommand{\\loop}[1]{\\loop{#1}\\cite{#1}}\n")})
+    write(
+        tmp_path,
+        {"main.tex": document("Text \\loop{x} \\cite{a}.", preamble="\\newcommand{\\loop}[1]{\\loop{#1}\\cite{#1}}\n")},
+    )
     started = time.perf_counter()
     found = read_file(tmp_path / "main.tex")
     assert time.perf_counter() - started < 30
@@ -192,7 +197,9 @@ def test_glossary_entries_and_cross_references_read_as_printed(tmp_path: Path) -
     found = texts(read_file(tmp_path / "main.tex"))
     assert found["a"] == "A graphics processing unit (GPU) runs it."
     assert found["b"] == "Each GPU and GPUs."
-    assert found["c"] == "The electroencephalography (EEG) of ActivityWatch and reinforcement learning (RL) with unknown."
+    assert (
+        found["c"] == "The electroencephalography (EEG) of ActivityWatch and reinforcement learning (RL) with unknown."
+    )
     assert found["d"] == "See Figure ??, Table ??, Section ??, Equations ?? and ?? and ??."
 
 
@@ -255,7 +262,8 @@ def test_the_bibliographies_a_manuscript_names_are_found_like_its_inputs(tmp_pat
     found = read_file(tmp_path / "main.tex")
     assert [p.name for p in found.bibliographies] == ["extra.bib", "refs.bib"]
     assert found.warnings == [
-        f"{tmp_path / 'main.tex'}:5:1: bibliography more.bib not found (looked for {tmp_path / 'more.bib'} and the folders above)"
+        f"{tmp_path / 'main.tex'}:5:1: bibliography more.bib not found "
+        f"(looked for {tmp_path / 'more.bib'} and the folders above)"
     ]
     write(tmp_path, {"paper.qmd": "---\nbibliography: [refs.bib, extra.bib]\n---\n\nText [@a].\n"})
     assert [p.name for p in read_file(tmp_path / "paper.qmd").bibliographies] == ["refs.bib", "extra.bib"]
@@ -272,7 +280,9 @@ def test_a_manuscript_given_as_text_never_reads_a_file(tmp_path: Path) -> None:
     ]
     markdown = read_text("---\nbibliography: /etc/refs.bib\n---\nText [@a].\n", None, "-")
     assert keys(markdown) == ["a"] and markdown.bibliographies == []
-    assert markdown.warnings == ["-:1: bibliography /etc/refs.bib not read (a manuscript given as text never reads files)"]
+    assert markdown.warnings == [
+        "-:1: bibliography /etc/refs.bib not read (a manuscript given as text never reads files)"
+    ]
 
 
 def test_the_format_of_a_text_is_guessed_from_its_content() -> None:

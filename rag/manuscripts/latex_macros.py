@@ -68,14 +68,8 @@ def _body(source: Located, argument: Argument) -> Located:
     return source.slice(argument.start, argument.end)
 
 
-def _newcommand(source: Located, pos: int) -> Definition:
+def _newcommand(source: Located, name: str, pos: int) -> Definition:
     text = source.text
-    star = skip_space(text, pos)
-    pos = star + 1 if text.startswith("*", star) else pos
-    named = _defined_name(text, pos)
-    if named is None:
-        return Definition(pos, None)
-    name, pos = named
     count = optional(text, pos)
     pos = count.outer_end if count else pos
     default = optional(text, pos) if count else None
@@ -90,12 +84,8 @@ def _newcommand(source: Located, pos: int) -> Definition:
     return Definition(body.outer_end, Macro(name, signature, defaults[:n], _body(source, body), source.origin(pos)))
 
 
-def _def(source: Located, pos: int) -> Definition:
+def _def(source: Located, name: str, pos: int) -> Definition:
     text = source.text
-    named = _defined_name(text, pos)
-    if named is None:
-        return Definition(pos, None)
-    name, pos = named
     parameters = _DEF_PARAMETERS.match(text, pos)
     after = parameters.end() if parameters else pos
     if not text.startswith("{", after):  # delimited parameters (\def\x#1.{...}): not read
@@ -105,12 +95,8 @@ def _def(source: Located, pos: int) -> Definition:
     return Definition(body.outer_end, Macro(name, "m" * n, [None] * n, _body(source, body), source.origin(pos)))
 
 
-def _document_command(source: Located, pos: int) -> Definition:
+def _document_command(source: Located, name: str, pos: int) -> Definition:
     text = source.text
-    named = _defined_name(text, pos)
-    if named is None:
-        return Definition(pos, None)
-    name, pos = named
     spec = mandatory(text, pos)
     body = mandatory(text, spec.outer_end)
     signature, defaults, at = "", list[str | None](), spec.start
@@ -129,12 +115,8 @@ def _document_command(source: Located, pos: int) -> Definition:
     return Definition(body.outer_end, Macro(name, signature, defaults, _body(source, body), source.origin(pos)))
 
 
-def _let(source: Located, pos: int) -> Definition:
+def _let(source: Located, name: str, pos: int) -> Definition:
     text = source.text
-    named = _defined_name(text, pos)
-    if named is None:
-        return Definition(pos, None)
-    name, pos = named
     pos = skip_space(text, pos)
     pos = skip_space(text, pos + 1) if text.startswith("=", pos) else pos
     target = CONTROL.match(text, pos)
@@ -146,16 +128,21 @@ def _let(source: Located, pos: int) -> Definition:
 
 def read_definition(command: str, source: Located, pos: int) -> Definition:
     """The definition that ``\\command`` (one of DEFINERS, its name ending at ``pos``) starts."""
+    text = source.text
     try:
-        if command in NEWCOMMANDS:
-            return _newcommand(source, pos)
-        if command in DEFS:
-            return _def(source, pos)
-        if command in DOCUMENT_COMMANDS:
-            return _document_command(source, pos)
         if command in ENVIRONMENT_DEFINERS:
-            return Definition(arguments(source.text, pos, ENVIRONMENT_DEFINERS[command])[0], None)
-        return _let(source, pos)
+            return Definition(arguments(text, pos, ENVIRONMENT_DEFINERS[command])[0], None)
+        star = skip_space(text, pos)
+        named = _defined_name(text, star + 1 if command in NEWCOMMANDS and text.startswith("*", star) else pos)
+        if named is None:
+            return Definition(pos, None)
+        if command in NEWCOMMANDS:
+            return _newcommand(source, *named)
+        if command in DEFS:
+            return _def(source, *named)
+        if command in DOCUMENT_COMMANDS:
+            return _document_command(source, *named)
+        return _let(source, *named)
     except (Incomplete, ValueError):
         return Definition(pos, None)
 
