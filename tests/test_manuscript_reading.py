@@ -332,6 +332,27 @@ def test_an_unterminated_div_or_fence_is_a_warning_and_code_only_is_no_citation(
     assert only_code.cites == [] and only_code.warnings == []
 
 
+def test_quarto_includes_and_r_markdown_children_are_read_in_place(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "main.qmd": "First [@a].\n\n{{< include _part.qmd >}}\n\nThen [@c].\n\n```{r, child='kid.Rmd'}\n```\n\n"
+            "{{< include missing.qmd >}}\n",
+            "_part.qmd": "Part [@b].\n\n{{< include main.qmd >}}\n",
+            "kid.Rmd": "Kid [@k].\n",
+        },
+    )
+    found = read_file(tmp_path / "main.qmd")
+    assert keys(found) == ["a", "b", "c", "k"]
+    assert [w.split(": ", 1)[1].split(" (")[0] for w in found.warnings] == [
+        f"include main.qmd not followed: {tmp_path / 'main.qmd'} is already being read",
+        "include missing.qmd not followed: no such file",
+    ]
+    assert read_text("Text [@a].\n\n{{< include /etc/passwd >}}\n", "markdown").warnings == [
+        "<text>:3: include /etc/passwd not followed (a manuscript given as text never reads files)"
+    ]
+
+
 # --- folders: Quarto, bookdown, LaTeX mains ---
 
 

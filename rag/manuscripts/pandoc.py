@@ -19,6 +19,7 @@ from collections.abc import Callable
 from rag.manuscripts.citing import Cite, Context, Manuscript, Syntax
 from rag.manuscripts.metadata import FRONT_MATTER, front_matter, names
 from rag.manuscripts.pandoc_blocks import Blocks, GridTable, blocks
+from rag.manuscripts.pandoc_includes import with_includes
 from rag.manuscripts.prose import (
     FOOTNOTE_CLOSE,
     FOOTNOTE_OPEN,
@@ -188,9 +189,10 @@ def _grid_rows(table: GridTable, prose: str, lines: Lines, citations: _Citations
     return "".join(rows) + PARAGRAPH
 
 
-def read_pandoc(text: str, file: str, finder: Finder | None = None) -> Manuscript:
-    """The citing sentences of a Pandoc, Quarto or R Markdown text; ``finder`` finds the bibliography its
-    front matter names (None: a text, no file is read)."""
+def read_pandoc(text: str, file: str, finder: Finder | None = None, reading: tuple[str, ...] = ()) -> Manuscript:
+    """The citing sentences of a Pandoc, Quarto or R Markdown text and of the files it includes; ``finder``
+    finds them and the bibliography its front matter names (None: a text, no file is read). ``reading``: the
+    files whose includes are being read (a cycle is a warning)."""
     settings, warnings = front_matter(text, file)
     prose, structure = _prose_only(text, file)
     warnings += structure.warnings
@@ -205,4 +207,5 @@ def read_pandoc(text: str, file: str, finder: Finder | None = None) -> Manuscrip
     edits += [(lines.start(line), lines.start(line), paragraph(context)) for line, context in structure.starts.items()]
     bibliographies, missing = find_bibliographies(names(settings.get("bibliography")), f"{file}:1", file, finder)
     sentences = citing_sentences(apply_edits(prose, edits), marks)
-    return Manuscript(sentences, warnings + missing, [file], bibliographies)
+    manuscript = Manuscript(sentences, warnings + missing, [file], bibliographies)
+    return with_includes(manuscript, text, file, finder, reading or (file,), read_pandoc)
