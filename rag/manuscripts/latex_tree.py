@@ -251,6 +251,7 @@ class Tree:
             values = [text[a.start : a.end].strip() for a, letter in zip(found, INPUT_SIGNATURES[name], strict=True)
                       if a is not None and letter == "m"]  # fmt: skip
             folder, file_name = (values[0], values[1]) if name in IMPORTS else ("", values[-1])
+        file_name = file_name.strip('"')  # \input{"my chapter"}: a name with spaces, quoted
         out.extend(source.slice(level.done, start))
         level.pos = level.done = end
         shown = f"\\{name}{{{folder + '}{' if folder else ''}{file_name}}}"

@@ -30,6 +30,11 @@ def shown(path: Path) -> str:
 def decode(data: bytes, file: str) -> tuple[str, str | None]:
     """The text (a byte-order mark dropped) and, when it is not UTF-8, a warning naming the first bad line:
     such a file is read as Windows-1252 (Latin-1 where that has no character), as LaTeX's inputenc would."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with its byte-order mark (Windows editors)
+        try:
+            return data.decode("utf-16"), None
+        except UnicodeDecodeError:
+            pass
     try:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError as exc:
