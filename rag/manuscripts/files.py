@@ -59,20 +59,15 @@ def read_text(text: str, fmt: ManuscriptFormat | str | None = None, name: str = 
     return read_latex(text, name) if chosen is ManuscriptFormat.LATEX else read_pandoc(text, name)
 
 
-def read_file(path: Path, build_dir: Path | None = None) -> Manuscript:
+def read_file(path: Path, build_dir: Path | None = None, also_in: tuple[Path, ...] = ()) -> Manuscript:
     """One manuscript file with the files it reads (LaTeX inputs and bibliographies are looked for in
     ``build_dir`` first, default the file's own folder as with ``latexmk -cd``, then beside the file that
-    names them). InputError when the file itself cannot be read."""
+    names them, then in ``also_in``). InputError when the file itself cannot be read."""
     name = shown(path)
     if path.suffix.lower() in BIBLIOGRAPHY_ENDINGS:
         raise InputError(f"{name} is a bibliography, not a manuscript: give it with --bib {name}")
     text, warnings = read_source(path, name)
-    finder = Finder(build_dir if build_dir is not None else path.parent, path.parent, {name: text})
-    return read_found(text, name, path, finder, warnings)
-
-
-def read_found(text: str, name: str, path: Path, finder: Finder, warnings: list[str]) -> Manuscript:
-    """A file already read (``warnings`` from reading it), its inputs and bibliographies found by ``finder``."""
+    finder = Finder(build_dir if build_dir is not None else path.parent, path.parent, {name: text}, also_in)
     if format_of(path, text) is ManuscriptFormat.LATEX:
         manuscript = read_latex(text, name, finder)
     else:

@@ -24,9 +24,9 @@ from typing import Any
 
 from rag.errors import InputError
 from rag.manuscripts.citing import Manuscript
-from rag.manuscripts.files import read_found
+from rag.manuscripts.files import read_file
 from rag.manuscripts.metadata import load, names
-from rag.manuscripts.sources import Finder, find_bibliographies, read_source, shown
+from rag.manuscripts.sources import Finder, find_bibliographies, shown
 
 MARKDOWN_ENDINGS = (".qmd", ".md", ".rmd", ".markdown")
 MANUSCRIPT_ENDINGS = (".tex", *MARKDOWN_ENDINGS)
@@ -117,14 +117,10 @@ def _is_bookdown(folder: Path) -> bool:
 
 def _read(path: Path, folder: Path, build_dir: Path | None, manuscript: Manuscript) -> None:
     """One file (and what it reads) added to ``manuscript``; a file that cannot be read is a warning."""
-    name = shown(path)
     try:
-        text, warnings = read_source(path, name)
+        manuscript.extend(read_file(path, build_dir, also_in=(folder,)))
     except InputError as exc:
         manuscript.warnings.append(f"{exc}; not checked")
-        return
-    finder = Finder(build_dir or path.parent, path.parent, {name: text}, extra=(folder,))
-    manuscript.extend(read_found(text, name, path, finder, warnings))
 
 
 def _project(
