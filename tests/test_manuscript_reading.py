@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rag.manuscripts.citing import Context, Manuscript
 from rag.manuscripts.latex import read_latex
@@ -429,6 +431,30 @@ def test_a_2_mb_chapter_and_a_key_cited_500_times_are_read_and_nothing_is_writte
     assert time.perf_counter() - started < 60
     assert keys(found) == ["k"] * 500
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+LATEX_PIECES = (
+    "\\cite{a}", "\\citep[p]{b,c}", "{", "}", "[", "]", "\\begin{document}", "\\end{document}", "\\input{x}",
+    "\\newcommand{\\x}[1]{\\cite{#1}}", "\\x{k}", "\\def\\y#1{", "\\iffalse", "\\fi", "%", "\n", "\n\n", " A claim. ",
+    "\\parencites(a)[b]{c}", "\\gls{g}", "\\cref{fig:a}", "$", "\\item", "\\footnote{", "\\let\\z\\input", "\\z{w}",
+)  # fmt: skip
+PANDOC_PIECES = (
+    "@key", "[@k; @j]", "[-@k]", "::: {#fig-a}", ":::", "```{r}", "```", "| a | b |", "+---+---+", "`r x`", "^[note",
+    "---\n", "bibliography: [a", "\n", "\n\n", " A claim. ", "    ", "<!--", "-->", "{{< include x.qmd >}}",
+)  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    latex=st.lists(st.sampled_from(LATEX_PIECES), max_size=30),
+    pandoc=st.lists(st.sampled_from(PANDOC_PIECES), max_size=30),
+)
+def test_any_text_is_read_without_a_traceback_and_every_citation_is_placed(latex: list[str], pandoc: list[str]) -> None:
+    for text, read in (("".join(latex), read_latex), ("".join(pandoc), read_pandoc)):
+        found = read(text, "f")
+        lines = text.split("\n")
+        for cite in found.cites:
+            assert 1 <= cite.line <= len(lines) and 1 <= cite.column <= len(lines[cite.line - 1]) + 1
 
 
 # --- the real theses (../shared/real/manuscripts): every citation read ---
