@@ -187,8 +187,9 @@ def test_glossary_entries_and_cross_references_read_as_printed(tmp_path: Path) -
                 "A \\gls{gpu} runs it \\cite{a}. Each \\gls{gpu} and \\Glspl{gpu} \\cite{b}.\n"
                 "The \\acrlong{eeg} (\\acrshort{eeg}) of \\gls{aw} and \\ac{RL} with \\gls{unknown} \\cite{c}.\n"
                 "See \\cref{fig:plot}, \\Cref{tab:res}, \\autoref{sec:intro}, \\cref{eq:one,eq:two} "
-                "and \\ref{fig:plot} \\cite{d}.\n",
-                preamble="\\input{glossary}\n\\newcommand\\ignored{x}\n",
+                "and \\ref{fig:plot} \\cite{d}.\n"
+                "Both \\glsxtrfullpl{eeg} in \\Vref{fig:plot} with \\tool, \\eg{} here \\cite{e}.\n",
+                preamble="\\input{glossary}\n\\newcommand\\tool{\\texttt{lyse}}\n\\newcommand{\\eg}{e.g.\\ }\n",
             ),
             "glossary.tex": "\\newacronym{gpu}{GPU}{graphics processing unit}\n"
             "\\newacronym[plural=EEGs]{eeg}{EEG}{electroencephalography}\n"
@@ -203,6 +204,7 @@ def test_glossary_entries_and_cross_references_read_as_printed(tmp_path: Path) -
         found["c"] == "The electroencephalography (EEG) of ActivityWatch and reinforcement learning (RL) with unknown."
     )
     assert found["d"] == "See Figure ??, Table ??, Section ??, Equations ?? and ?? and ??."
+    assert found["e"] == "Both electroencephalographys (EEGs) in Figure ?? with lyse, e.g. here."
 
 
 def test_an_author_macro_named_like_an_acronym_command_is_the_author_s() -> None:

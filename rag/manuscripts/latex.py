@@ -35,10 +35,20 @@ from rag.manuscripts.latex_cites import multicites_merged
 from rag.manuscripts.latex_commands import (
     BIBLIOGRAPHY_SIGNATURES,
     BIBTEX_LISTS,
+    BLOCKS,
     CITE_COMMANDS,
+    DISPLAY_MATH,
+    FLOATS,
+    GLOSSARY_LINKS,
     GLOSSARY_USES,
     NAMED_REFERENCES,
     PLAIN_REFERENCES,
+    SECTIONS,
+    TABLES,
+    TEXT_AFTER_ONE,
+    TEXT_WRAPPERS,
+    UNREAD_ENVIRONMENTS,
+    UNREAD_MACROS,
     citation_names,
     reference_text,
 )
@@ -50,20 +60,6 @@ from rag.manuscripts.prose import FOOTNOTE_CLOSE, FOOTNOTE_OPEN, PARAGRAPH, Mark
 from rag.manuscripts.sentences import citing_sentences
 from rag.manuscripts.sources import Finder, find_bibliographies
 
-SECTIONS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph")
-UNREAD_MACROS = (
-    "label", "includegraphics", "bibliographystyle", "nocite", "citeleft", "citeright", "printbibliography",
-    "vspace", "hspace", "newpage", "clearpage", "cleardoublepage", "maketitle", "tableofcontents", "printglossaries",
-    "printglossary", "printacronyms", "listoffigures", "listoftables",
-)  # fmt: skip
-FLOATS = ("figure", "figure*", "table", "table*", "wrapfigure", "sidewaysfigure", "sidewaystable", "subfigure")
-TABLES = ("tabular", "tabular*", "tabularx", "longtable", "array", "tabu", "tblr", "longtblr", "supertabular")
-DISPLAY_MATH = (
-    "equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*",
-    "eqnarray", "eqnarray*", "flalign", "flalign*", "alignat", "alignat*", "displaymath",
-)  # fmt: skip
-UNREAD_ENVIRONMENTS = ("thebibliography", "tikzpicture", "filecontents", "filecontents*", "acronym")
-BLOCKS = ("abstract", "quote", "quotation", "center", "itemize", "enumerate", "description", "minipage")
 _KEY = re.compile(r"[^\s{}\\%,#~]+")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _NEEDED = re.compile(r"\\[a-zA-Z]*[cC]ite|\\(?:gls|Gls|GLS|acr|Acr|ACR|ac|Ac|glsxtr|Glsxtr)")
@@ -77,6 +73,9 @@ def _walker_context(extra_cites: frozenset[str]) -> Any:
     spec = macrospec.MacroSpec
     macros = [spec(name, "*[[{") for name in (*CITE_COMMANDS, *sorted(extra_cites))]
     macros += [spec(name, "*[{") for name in GLOSSARY_USES]
+    macros += [spec(name, "*[{{") for name in GLOSSARY_LINKS]
+    macros += [spec(name, "*[{") for name in TEXT_WRAPPERS]
+    macros += [spec(name, "[{{") for name in TEXT_AFTER_ONE]
     macros += [spec(name, "*{") for name in (*PLAIN_REFERENCES, *NAMED_REFERENCES)]
     macros += [spec(name, "*[{") for name in (*SECTIONS, "caption")]
     macros += [spec("footnotetext", "[{"), spec("href", "{{"), spec("citeleft", ""), spec("citeright", "")]
@@ -112,7 +111,9 @@ def _text_context(extra_cites: frozenset[str]) -> Any:
     macros += [spec(name, simplify_repl=_call("reference")) for name in NAMED_REFERENCES]
     macros += [spec(name, discard=True) for name in (*UNREAD_MACROS, *RECORDED)]
     macros += [spec("\\", simplify_repl=_call("line_break")), spec("item", simplify_repl=_call("item"))]
-    macros += [spec("href", simplify_repl=_call("link"))]
+    macros += [
+        spec(name, simplify_repl=_call("link")) for name in ("href", *GLOSSARY_LINKS, *TEXT_WRAPPERS, *TEXT_AFTER_ONE)
+    ]
     environments = [env(name, simplify_repl=_call("block")) for name in (*FLOATS, *BLOCKS)]
     environments += [env(name, simplify_repl=_call("table")) for name in TABLES]
     environments += [env(name, " ") for name in DISPLAY_MATH]

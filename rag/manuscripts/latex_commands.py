@@ -69,15 +69,25 @@ GLOSSARY_USES = {
     "ac": "first", "Ac": "first", "acp": "first", "Acp": "first", "acs": "short", "acsp": "short",
     "acl": "long", "Acl": "long", "aclp": "long", "Aclp": "long", "acf": "full", "Acf": "full",
     "acfp": "full", "Acfp": "full", "acsu": "short", "aclu": "long", "acused": "none",
+    "glsxtrfullpl": "full", "Glsxtrfullpl": "full", "glsxtrshortpl": "short", "Glsxtrshortpl": "short",
+    "glsxtrlongpl": "long", "Glsxtrlongpl": "long", "glsplural": "name", "Glsplural": "name",
+    "glsfirst": "full", "Glsfirst": "full", "glsadd": "none", "glsunset": "none", "glsreset": "none",
+    "acreset": "none", "Acs": "short", "Acsp": "short", "acfi": "full", "Acfi": "full",
 }  # fmt: skip
+# \glsdisp{key}{text}, \glslink{key}{text}: the text given is what is printed.
+GLOSSARY_LINKS = ("glsdisp", "glslink", "Glsdisp", "Glslink")
 PLURAL_USES = frozenset(
-    {name for name in GLOSSARY_USES if name.endswith("pl")} | {"acp", "Acp", "acsp", "aclp", "Aclp", "acfp", "Acfp"}
+    {name for name in GLOSSARY_USES if name.endswith("pl")}
+    | {"acp", "Acp", "acsp", "Acsp", "aclp", "Aclp", "acfp", "Acfp", "glsplural", "Glsplural"}
 )
 CAPITALISED_USES = frozenset(name for name in GLOSSARY_USES if name[0].isupper())
 
 # Cross-references: \ref stays LaTeX's "??"; cleveref and hyperref name the kind from the label's prefix.
-PLAIN_REFERENCES = ("ref", "pageref", "nameref", "vref", "labelcref", "cpageref", "Cpageref", "vpageref")
-NAMED_REFERENCES = ("cref", "Cref", "autoref", "Autoref", "crefrange", "Crefrange", "namecref", "nameCref")
+PLAIN_REFERENCES = ("ref", "pageref", "nameref", "labelcref", "cpageref", "Cpageref", "vpageref", "Vpageref", "eqref")
+NAMED_REFERENCES = (
+    "cref", "Cref", "autoref", "Autoref", "crefrange", "Crefrange", "namecref", "nameCref", "vref", "Vref",
+    "fullref", "Fullref",
+)  # fmt: skip
 REFERENCE_KINDS = {
     "fig": "Figure", "figure": "Figure", "sfig": "Figure", "subfig": "Figure",
     "tab": "Table", "tbl": "Table", "table": "Table",
@@ -92,6 +102,30 @@ REFERENCE_KINDS = {
     "ex": "Example", "exm": "Example", "item": "Item", "fn": "Footnote", "note": "Footnote",
 }  # fmt: skip
 _LABEL_PREFIX = re.compile(r"\s*([A-Za-z]+)[:_-]")
+
+
+# What the prose reader makes of a document's structure.
+SECTIONS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph")
+UNREAD_MACROS = (
+    "label", "includegraphics", "bibliographystyle", "nocite", "citeleft", "citeright", "printbibliography",
+    "vspace", "hspace", "newpage", "clearpage", "cleardoublepage", "maketitle", "tableofcontents", "printglossaries",
+    "printglossary", "printacronyms", "listoffigures", "listoftables",
+)  # fmt: skip
+FLOATS = ("figure", "figure*", "table", "table*", "wrapfigure", "sidewaysfigure", "sidewaystable", "subfigure")
+TABLES = ("tabular", "tabular*", "tabularx", "longtable", "array", "tabu", "tblr", "longtblr", "supertabular")
+DISPLAY_MATH = (
+    "equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*",
+    "eqnarray", "eqnarray*", "flalign", "flalign*", "alignat", "alignat*", "displaymath",
+)  # fmt: skip
+UNREAD_ENVIRONMENTS = ("thebibliography", "tikzpicture", "filecontents", "filecontents*", "acronym")
+# Font and box commands pylatexenc reads as nothing: their argument is text of the sentence.
+TEXT_WRAPPERS = (
+    "texttt", "textsf", "textsc", "textrm", "textnormal", "textup", "textmd", "textsl", "mbox", "hbox",
+    "textsuperscript", "textsubscript", "uppercase", "lowercase", "MakeUppercase", "MakeLowercase", "enquote",
+    "textquote",
+)  # fmt: skip
+TEXT_AFTER_ONE = ("foreignlanguage", "textcolor", "colorbox", "hyperlink")  # \textcolor{red}{the text}
+BLOCKS = ("abstract", "quote", "quotation", "center", "itemize", "enumerate", "description", "minipage")
 
 
 def is_citation(name: str) -> bool:

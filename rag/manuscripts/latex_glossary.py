@@ -98,17 +98,20 @@ class Glossary:
         self.used.add(key)
         if form == "none":
             return ""
+        plural = command in PLURAL_USES
+
+        def forms(text: str | None) -> str:
+            return f"{text}s" if text and plural else text or ""
+
         if entry is None:
-            shown = key
+            shown = forms(key)
         else:
-            short, long = entry.short or entry.name, entry.long or entry.name
+            short, long = forms(entry.short or entry.name), forms(entry.long or entry.name)
             both = f"{long} ({short})" if long and short and long != short else long or short
-            shown = {"short": short, "long": long, "full": both, "name": entry.name or short}.get(form) or ""
+            shown = {"short": short, "long": long, "full": both, "name": forms(entry.name) or short}.get(form) or ""
             if form == "first":
-                shown = (both if first else short) or ""
-            shown = shown or key
-        if command in PLURAL_USES:
-            shown += "s"
+                shown = both if first else short
+            shown = shown or forms(key)
         if command.isupper() or command.startswith(("GLS", "ACR")):
             return shown.upper()
         if command in CAPITALISED_USES:

@@ -52,6 +52,16 @@ RECORDED = {**BIBLIOGRAPHY_SIGNATURES, **GLOSSARY_DEFINITIONS, "includeonly": "m
 _HANDLED = frozenset((*INPUT_SIGNATURES, *GLOSSARY_USES, *NAMED_REFERENCES, *PLAIN_REFERENCES))
 
 
+# A macro without arguments that stands for a few words (\newcommand{\lyse}{\textsf{lyse}}, \eg): expanded,
+# so the sentence keeps its words (latex2text drops a macro it does not know). Not one that programs TeX.
+MAX_TEXT_MACRO = 200
+_PROGRAMMING = re.compile(r"[#@]|\\(?:[egx]?def|if|else|fi|begin|end|par\b|new|renew|let|csname|expandafter)")
+
+
+def _is_text(body: str) -> bool:
+    return bool(body.strip()) and len(body) <= MAX_TEXT_MACRO and not _PROGRAMMING.search(body)
+
+
 @dataclass(frozen=True)
 class Recorded:
     """A command met on the way that the reader acts on later (a bibliography, a glossary entry)."""
@@ -188,6 +198,7 @@ class Tree:
             or macro.alias_of is not None
             or any(word in _HANDLED or word in self._expanded or is_citation(word) for word in words)
             or bool(macro.unused_arguments())
+            or (not macro.signature and macro.alias_of is None and _is_text(macro.body.text))
         )
         if matters:
             self._expanded.add(macro.name)
