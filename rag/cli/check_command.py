@@ -103,7 +103,7 @@ def check(
     request = CheckRequest(
         [Path(f) for f in files if f != STDIN],
         text=sys.stdin.read() if stdin else None,
-        text_format="guess",
+        text_format=None,
         text_name=STDIN if stdin else None,
         bibs=bib or [],
         verify_llm=verify is Verify.LLM,

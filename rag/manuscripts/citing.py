@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 
 # A key Pandoc reads bare; any other needs braces: @{key}.
 _BARE_PANDOC_KEY = re.compile(r"\w(?:\w|[:.#$%&+?<>~/-](?=\w))*")
@@ -43,12 +44,25 @@ class Cite:
         return f"@{key}"
 
 
+class Context(StrEnum):
+    """Where a sentence stands: the checker reads prose strictly, table cells and headings leniently."""
+
+    PROSE = "prose"
+    LIST = "list"  # an item of a list
+    FOOTNOTE = "footnote"
+    CAPTION = "caption"  # of a figure or a table
+    HEADING = "heading"
+    TABLE = "table"  # a table row: cells side by side, not a sentence
+
+
 @dataclass
 class CitingSentence:
-    """A sentence of the manuscript with the keys it cites, in the order written (each key once)."""
+    """A sentence of the manuscript with every citation it holds, in the order written (a key cited twice
+    is there twice), and where it stands."""
 
     text: str
     cites: list[Cite]
+    context: Context = Context.PROSE
 
 
 @dataclass
@@ -57,15 +71,23 @@ class Manuscript:
     # ``file:line: ...`` for what could not be read as written (the rest is read).
     warnings: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # every file read, included ones too
-    # The bibliography files the manuscript names (\bibliography, \addbibresource, YAML bibliography:).
-    bibliographies: list[str] = field(default_factory=list)
+    # The bibliography files the manuscript names (\bibliography, \addbibresource, YAML `bibliography:`)
+    # that exist, in the order named; the missing ones are warnings.
+    bibliographies: list[Path] = field(default_factory=list)
 
     def extend(self, other: Manuscript) -> None:
         self.sentences += other.sentences
         self.warnings += other.warnings
-        self.files += other.files
-        self.bibliographies += [b for b in other.bibliographies if b not in self.bibliographies]
+        self.files += [file for file in other.files if file not in self.files]
+        self.bibliographies += [bib for bib in other.bibliographies if bib not in self.bibliographies]
 
     @property
     def cites(self) -> list[Cite]:
         return [cite for sentence in self.sentences for cite in sentence.cites]
+
+    def cites_by_context(self) -> dict[Context, int]:
+        """How many citations stand in prose, lists, footnotes, captions, headings and tables."""
+        counts = dict.fromkeys(Context, 0)
+        for sentence in self.sentences:
+            counts[sentence.context] += len(sentence.cites)
+        return counts

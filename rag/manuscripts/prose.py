@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rag.manuscripts.citing import Cite
+from rag.manuscripts.citing import Cite, Context
 
 # Planes 15 and 16 are private use: no real text contains them (and no abbreviation rule matches them).
 MARK_BASE = 0xF0000
@@ -21,6 +21,23 @@ MAX_MARKS = 0x10FFFD - MARK_BASE
 FOOTNOTE_OPEN = "\ue001"
 FOOTNOTE_CLOSE = "\ue002"
 PARAGRAPH = "\n\n"
+# A paragraph that is not prose (a table row, a caption, a heading ...) holds the mark of its context.
+_CONTEXT_BASE = 0xE010
+CONTEXT_MARKS = {context: chr(_CONTEXT_BASE + n) for n, context in enumerate(Context)}
+_CONTEXTS = {mark: context for context, mark in CONTEXT_MARKS.items()}
+
+
+def paragraph(context: Context) -> str:
+    """A paragraph break, then the mark saying what the paragraph that follows is."""
+    return PARAGRAPH + CONTEXT_MARKS[context]
+
+
+def context_of(text: str) -> tuple[Context, str]:
+    """The context a paragraph's first mark names (prose when none), and the text without the marks."""
+    found = [_CONTEXTS[char] for char in text if char in _CONTEXTS]
+    if not found:
+        return Context.PROSE, text
+    return found[0], "".join(char for char in text if char not in _CONTEXTS)
 
 
 def is_mark(char: str) -> bool:
@@ -44,13 +61,8 @@ class Marks:
         return chr(MARK_BASE + len(self.groups) - 1)
 
     def cites_in(self, text: str) -> list[Cite]:
-        """Every key the marks in ``text`` stand for, in order, each key once."""
-        found: dict[str, Cite] = {}
-        for char in text:
-            if is_mark(char):
-                for cite in self.groups[ord(char) - MARK_BASE]:
-                    found.setdefault(cite.key, cite)
-        return list(found.values())
+        """Every citation the marks in ``text`` stand for, in order: a key cited twice is there twice."""
+        return [cite for char in text if is_mark(char) for cite in self.groups[ord(char) - MARK_BASE]]
 
 
 class Lines:

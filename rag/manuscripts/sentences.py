@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rag.manuscripts.citing import CitingSentence
-from rag.manuscripts.prose import FOOTNOTE_CLOSE, FOOTNOTE_OPEN, Marks, is_mark
+from rag.manuscripts.citing import CitingSentence, Context
+from rag.manuscripts.prose import FOOTNOTE_CLOSE, FOOTNOTE_OPEN, Marks, context_of, is_mark
 from rag.text import split_prose
 
 _MARK_CHARS = "\U000f0000-\U0010fffd"
@@ -27,14 +27,16 @@ def split_sentences(paragraph: str) -> list[str]:
     return split_prose(paragraph, _MARK_CHARS)
 
 
-def paragraphs(prose: str) -> Iterator[str]:
-    """Paragraphs with whitespace collapsed; each footnote read as a paragraph of its own after its own."""
+def paragraphs(prose: str) -> Iterator[tuple[Context, str]]:
+    """Paragraphs with whitespace collapsed and what each is; each footnote read as a paragraph of its own
+    after its own."""
     for raw in _PARAGRAPH.split(prose):
+        context, raw = context_of(raw)
         notes = _FOOTNOTE.findall(raw)
-        for text in (_FOOTNOTE.sub(" ", raw), *notes):
+        for text, where in ((_FOOTNOTE.sub(" ", raw), context), *((note, Context.FOOTNOTE) for note in notes)):
             collapsed = " ".join(text.replace(FOOTNOTE_OPEN, " ").replace(FOOTNOTE_CLOSE, " ").split())
             if collapsed:
-                yield collapsed
+                yield where, collapsed
 
 
 def shown(sentence: str) -> str:
@@ -48,9 +50,9 @@ def shown(sentence: str) -> str:
 def citing_sentences(prose: str, marks: Marks) -> list[CitingSentence]:
     """Every sentence of ``prose`` that holds a citation mark, with the keys it cites."""
     found = []
-    for paragraph in paragraphs(prose):
+    for context, paragraph in paragraphs(prose):
         for sentence in split_sentences(paragraph):
             cites = marks.cites_in(sentence)
             if cites:
-                found.append(CitingSentence(shown(sentence), cites))
+                found.append(CitingSentence(shown(sentence), cites, context))
     return found

@@ -17,7 +17,7 @@ from rag.errors import InputError, NotFoundError
 from rag.index.paper_scores import score_sentences
 from rag.index.session import LibrarySession
 from rag.manuscripts.citing import Manuscript
-from rag.manuscripts.reading import ManuscriptFormat, format_of, read_file, read_text
+from rag.manuscripts.reading import ManuscriptFormat, read_path, read_text
 from rag.records import Paper
 from rag.services.context import Context
 from rag.services.history import record_check
@@ -29,8 +29,6 @@ from rag.writing.manuscript_check import LibraryView, ManuscriptChecker
 from rag.writing.paper_fit import ManuscriptScores
 
 TEXT_NAME = "<text>"
-# A manuscript given as text whose format is told by its content.
-GUESS = "guess"
 # "Did you mean": keys this close to one the library lacks (difflib's ratio), at most this many.
 NEAR_KEY_CUTOFF = 0.8
 MAX_NEAR_KEYS = 3
@@ -39,11 +37,10 @@ MAX_NEAR_KEYS = 3
 def _manuscript(request: CheckRequest) -> Manuscript:
     if request.text is not None:
         name = request.text_name or TEXT_NAME
-        wanted = request.text_format.strip().lower()
-        if wanted == GUESS:
-            return read_text(request.text, format_of(Path(name), request.text), name)
+        if request.text_format is None:
+            return read_text(request.text, None, name)  # the format told by the content
         try:
-            chosen = ManuscriptFormat(wanted)
+            chosen = ManuscriptFormat(request.text_format.strip().lower())
         except ValueError:
             known = ", ".join(f.value for f in ManuscriptFormat)
             raise InputError(f"unknown manuscript format '{request.text_format}' (known: {known})") from None
@@ -53,7 +50,7 @@ def _manuscript(request: CheckRequest) -> Manuscript:
     manuscript, unread = Manuscript(), []
     for path in request.paths:
         try:
-            manuscript.extend(read_file(path))
+            manuscript.extend(read_path(path))
         except InputError as exc:  # one unreadable file of several: the others are still checked
             unread.append(str(exc))
     if len(unread) == len(request.paths):

@@ -107,10 +107,10 @@ class Library:
         paths: Sequence[str | Path] = (),
         *,
         text: str | None = None,
-        text_format: str = "latex",
+        text_format: str | None = "latex",
         bibs: Sequence[str | Path] = (),
     ) -> CheckReport:
-        """The citations of manuscript files (or of ``text``, in ``text_format`` latex, markdown or guess)
+        """The citations of manuscript files (or of ``text``, in ``text_format`` latex or markdown, None to guess)
         checked against the library; ``bibs`` are added to it first, with those the files name."""
         request = CheckRequest([Path(p) for p in paths], text, text_format, bibs=[Path(b) for b in bibs])
         return check_service.check(self.ctx, request)

@@ -86,7 +86,7 @@ class CheckRequest:
 
     paths: Sequence[Path] = ()
     text: str | None = None
-    text_format: str = "latex"  # latex or markdown (Pandoc / Quarto)
+    text_format: str | None = "latex"  # latex or markdown (Pandoc / Quarto); None: told by the content
     text_name: str | None = None  # how findings name a manuscript given as text ("-" for stdin)
     # Added to the library before the check, with the bibliographies the manuscript names.
     bibs: Sequence[Path] = ()

@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rag.llm.types import ChatModel, Usage
-from rag.manuscripts.citing import Cite, CitingSentence
+from rag.manuscripts.citing import Cite, CitingSentence, Context
 from rag.records import Paper, ProgressFn
 from rag.text import printable
 from rag.writing.answer import Support
 from rag.writing.citation_check import CitedText, describe, read_against
-from rag.writing.paper_fit import ManuscriptScores, Pair, features, load_fit_model
+from rag.writing.paper_fit import CONTEXT_SENTENCES, ManuscriptScores, Pair, features, load_fit_model
 from rag.writing.verification import SourceScore, judge_with_model, score_against_group, score_against_sources
 
 MAX_SUGGESTIONS = 3
@@ -37,6 +37,9 @@ NO_SENTENCE = "no sentence around the citation"
 STATED = "stated in the abstract"
 NOT_STATED = "the abstract does not state it (the paper may)"
 STATED_TOGETHER = "stated by the sentence's citations together"
+# Not sentences (a table row's cells side by side, a heading): read leniently, never called a problem
+# (a retraction is one wherever it is cited).
+LENIENT = (Context.TABLE, Context.HEADING)
 
 
 class CheckLabel(StrEnum):
@@ -127,6 +130,7 @@ class CitationCheck:
     paper: Paper | None = None
     suggestions: list[Suggestion] = field(default_factory=list)
     fit: float | None = None  # how well the paper fits the sentence against the library (0..1)
+    context: Context = Context.PROSE
 
     @property
     def flagged(self) -> bool:
@@ -168,6 +172,7 @@ class ManuscriptChecker:
     progress: ProgressFn | None = None
     _pairs: dict[tuple[str, str], _Pairing] = field(default_factory=dict, init=False)
     _texts: dict[str, CitedText] = field(default_factory=dict, init=False)
+    _nearby: dict[int, list[str]] = field(default_factory=dict, init=False)
 
     def check(self, sentences: Sequence[CitingSentence]) -> list[CitationCheck]:
         """One check per citation occurrence, in document order."""
@@ -189,7 +194,13 @@ class ManuscriptChecker:
         checks = []
         for cite, paper in zip(sentence.cites, papers, strict=True):
             siblings = [p.id for p in papers if p is not None and p.id != (paper.id if paper else None)]
-            checks.append(self._citation(index, sentence.text, cite, paper, siblings, cited_in, together))
+            check = self._citation(index, sentence.text, cite, paper, siblings, cited_in, together)
+            check.context = sentence.context
+            if sentence.context in LENIENT and check.verdict in (Verdict.WRONG_PAPER, Verdict.CONTRADICTS):
+                check.verdict = Verdict.FITS_NOT_STATED
+                check.reason = f"in a {sentence.context.value}: not read as a sentence ({check.reason})"
+                check.suggestions = []
+            checks.append(check)
         return checks
 
     def _citation(
@@ -249,8 +260,9 @@ class ManuscriptChecker:
         if scores is None or paper.id not in column:
             return None
         support = 0.0 if paper.no_abstract else self._pair(text, paper).score.score
-        pair = Pair(index, column[paper.id], text, support, [column[s] for s in siblings if s in column], same_key)
-        return features(scores, pair)
+        siblings_at = [column[s] for s in siblings if s in column]
+        nearby = [column[p] for p in self._nearby.get(index, ()) if p in column and p != paper.id]
+        return features(scores, Pair(index, column[paper.id], text, support, siblings_at, same_key, nearby))
 
     def fit_values(self, sentences: Sequence[CitingSentence]) -> list[dict[str, float] | None]:
         """Each citation's fit features, in document order, as the check computes them (for fitting the model:
@@ -268,12 +280,21 @@ class ManuscriptChecker:
         return found
 
     def _cited_in(self, sentences: Sequence[CitingSentence]) -> dict[str, list[int]]:
-        """Each cited paper's sentences (by index)."""
+        """Each cited paper's sentences (by index); and, kept for the fit, the papers each sentence's
+        neighbours cite."""
         cited_in: dict[str, list[int]] = {}
+        cites: list[list[str]] = []
         for index, sentence in enumerate(sentences):
+            cites.append([])
             for cite in sentence.cites:
                 if (paper := self.library.resolve(cite.key)) is not None:
                     cited_in.setdefault(paper.id, []).append(index)
+                    cites[-1].append(paper.id)
+        self._nearby = {
+            i: [p for j in range(max(i - CONTEXT_SENTENCES, 0), i + CONTEXT_SENTENCES + 1) if j != i
+                for p in (cites[j] if j < len(cites) else [])]
+            for i in range(len(cites))
+        }  # fmt: skip
         return cited_in
 
     def _pair(self, text: str, paper: Paper) -> _Pairing:

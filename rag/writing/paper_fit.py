@@ -48,11 +48,14 @@ EMBEDDING = (
     "same_key_missing",
     "siblings",  # mean cosine with the other papers cited in the same sentence
     "siblings_missing",
+    "nearby",  # closest of the papers cited in the sentences around it (the paragraph's topic)
+    "nearby_missing",
     *LEXICAL,
 )
 # Features that are absent for a pair get these neutral values (and their "missing" flag).
 NEUTRAL_SIMILARITY = 0.3
-# Sentences on each side whose mean vector is the sentence's context.
+# Sentences on each side whose mean vector is the sentence's context, and whose cited papers are its
+# neighbours' papers.
 CONTEXT_SENTENCES = 2
 
 
@@ -115,6 +118,7 @@ class Pair:
     support: float
     siblings: Sequence[int] = ()
     same_key: Sequence[int] = ()
+    nearby: Sequence[int] = ()  # papers cited by the sentences around it (not this one)
 
 
 def features(scores: ManuscriptScores, pair: Pair) -> dict[str, float]:
@@ -139,6 +143,8 @@ def features(scores: ManuscriptScores, pair: Pair) -> dict[str, float]:
     others = [s for s in pair.same_key if s != pair.sentence]
     same = scores.sentence_vectors[others] @ scores.sentence_vectors[pair.sentence] if others else None
     beside = scores.paper_vectors[list(pair.siblings)] @ scores.paper_vectors[pair.paper] if pair.siblings else None
+    around = [j for j in pair.nearby if j != pair.paper]
+    near = scores.paper_vectors[around] @ scores.paper_vectors[pair.paper] if around else None
     return values | {
         "similarity": float(similarity[pair.paper]),
         "similarity_rank": _rank(similarity, pair.paper),
@@ -149,6 +155,8 @@ def features(scores: ManuscriptScores, pair: Pair) -> dict[str, float]:
         "same_key_missing": float(same is None),
         "siblings": float(beside.mean()) if beside is not None else NEUTRAL_SIMILARITY,
         "siblings_missing": float(beside is None),
+        "nearby": float(near.max()) if near is not None else NEUTRAL_SIMILARITY,
+        "nearby_missing": float(near is None),
     }
 
 
