@@ -57,8 +57,9 @@ def read_zotero(
             "(run `rag ingest` again once Zotero is idle, or after closing it)"
         )
     with open_readonly(path, REPAIR_HINT) as connection:
-        warnings += check_schema(connection, path.name)
-        library = read_library(connection)
+        dialect, schema_warnings = check_schema(connection, path.name)
+        warnings += schema_warnings
+        library = read_library(connection, dialect)
     chosen = _chosen_collections(library, collections, path.name)
     keys, bbt_warnings = better_bibtex_keys(path.parent)
     warnings += bbt_warnings
