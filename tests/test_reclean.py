@@ -7,13 +7,17 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import needs_model
 from typer.testing import CliRunner
 
 from rag.cli import app
+from rag.config import load_settings
 from rag.corpus.cleaning import CLEANER_VERSION
 from rag.corpus.identity import content_id
 from rag.corpus.recleaning import clean_again
+from rag.index.catalog import CLEANER_MARK, cleaner_of
 from rag.records import Paper, Passage
+from rag.services.context import Context
 
 runner = CliRunner()
 CLEAN = "We study the communication of flows in networks. The results are good."
@@ -75,3 +79,26 @@ def test_clean_again_follows_the_id_only_where_the_text_made_it() -> None:
     assert clean_again(pdf) and pdf.id == "p-from-the-first-page", "an id not made from the text stays"
     assert pdf.passages[0].text == "the communication layer"
     assert not clean_again(pdf), "clean text stays as it is"
+
+
+class _Store:
+    def __init__(self, marks: dict[str, str]) -> None:
+        self.marks = marks
+
+    def mark(self, key: str) -> str | None:
+        return self.marks.get(key)
+
+
+def test_a_store_written_before_rag_noted_its_cleaner_counts_as_cleaner_0() -> None:
+    assert cleaner_of(_Store({})) == 0
+    assert cleaner_of(_Store({CLEANER_MARK: str(CLEANER_VERSION)})) == CLEANER_VERSION
+
+
+@needs_model
+def test_the_store_notes_the_cleaner_for_readers_that_do_not_read_every_paper(tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB % DIRTY, encoding="utf-8")
+    assert _rag("ingest", str(bib))[0] == 0
+    with Context(load_settings(collection="mine")).reader() as library:
+        assert library.fetches_as_needed and library.cleaner() == CLEANER_VERSION
+        assert library.store is not None and library.store.mark(CLEANER_MARK) == str(CLEANER_VERSION)
