@@ -146,8 +146,9 @@ def _title_kinds(titles: dict[str, list[Any]], truth: dict[str, tuple[str, str]]
             counts["a venue, stamp, file or job name"] += 1
         true_title, true_author = truth.get(name, ("", ""))
         counts["agree with the Zotero item's title"] += bool(text) and _folded(text) == _folded(true_title)
-        surname = (first_author[0] if first_author else "").split(",")[0].split()[-1:] or [""]
-        counts["first author agrees"] += bool(surname[0]) and _folded(surname[0]) == _folded(true_author)
+        # The item's last name within the name found ("Stein Shiromoto" in "Humberto Stein Shiromoto").
+        found = _folded(first_author[0] if first_author else "")
+        counts["first author agrees"] += bool(found and true_author) and _folded(true_author) in found
     counts["PDFs"] = len(titles)
     return dict(counts)
 
