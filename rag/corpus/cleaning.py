@@ -201,8 +201,6 @@ def strip_copyright(text: str) -> str:
 def strip_glued_headings(text: str) -> str:
     """Numbered section headings run into the next sentence removed ('3.3 Fault Tolerance Since ...' ->
     'Since ...'); a number that starts a sentence of the text itself is left alone."""
-    if not any(ch.isdigit() for ch in text) and ". " not in text:
-        return text
     out: list[str] = []
     at = 0
     for match in _HEADING_NUMBER.finditer(text):
