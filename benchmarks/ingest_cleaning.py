@@ -7,7 +7,8 @@ and by this tree. Counted in titles, abstracts and PDF passages:
 
 - ligature tokens (ﬁ ﬂ ﬀ ﬃ ﬄ), soft hyphens and zero-width characters, Windows-1252 control characters;
 - copyright notices (©, "Copyright ©", "(c) 2012", "Copyright of X is the property of");
-- words broken at a line end ("communi- cation"; suspended hyphens such as "intra- and" excluded);
+- "x- y" pairs (suspended hyphens such as "intra- and" excluded): words broken at a line end ("communi-
+  cation", "fine- grained"), but also dashes typed as hyphens ("sources- actual speech"), which stay;
 - line-number runs and section headings glued onto a sentence, as rag.corpus.cleaning detects them (so
   "after" is 0 by construction: the "before" column says how common they are);
 - arXiv margin stamps inside PDF passages.
@@ -103,7 +104,7 @@ def _counts(texts: list[list[str]]) -> dict[str, int]:
         counts["soft hyphens, zero-width characters"] += len(INVISIBLE.findall(text))
         counts["Windows-1252 control characters"] += len(C1.findall(text))
         counts[f"{kind}s with a copyright notice"] += bool(COPYRIGHT.search(text))
-        counts["words broken at a line end"] += len(BROKEN.findall(text))
+        counts["'x- y' pairs (broken words, dashes)"] += len(BROKEN.findall(text))
         counts["texts with a line-number run"] += strip_line_numbers(text) != text
         counts["texts with a glued section heading"] += kind != "title" and strip_glued_headings(text) != text
         counts["arXiv stamps in passages"] += kind == "passage" and bool(ARXIV_STAMP.search(text))

@@ -32,6 +32,11 @@ def test_words_broken_at_a_line_end_are_joined_and_real_hyphens_kept() -> None:
     assert join_broken_words(text) == (
         "the communication of fine-grained and attention-driven models for intra- and cross-dataset tests"
     )
+    # Run into one line, "x- y" is as often a dash typed as a hyphen: an unknown pair stays as written.
+    for dash in ("three sources- actual speech", "OpenFluor- an online library", "the sys- tems we built"):
+        assert join_broken_words(dash) == dash
+    # With the line end still there the break is known: an unknown word is joined.
+    assert join_broken_words("the sys-\ntems we built", at_line_ends=True) == "the systems we built"
     # The document's own spelling decides first.
     assert join_broken_words("a state- ful design, stateful or not") == "a stateful design, stateful or not"
     assert join_broken_words("a multi- agent and multi-agent system") == "a multi-agent and multi-agent system"

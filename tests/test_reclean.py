@@ -75,7 +75,7 @@ def test_clean_again_follows_the_id_only_where_the_text_made_it() -> None:
     titled.authors = ["Doe, J"]
     assert clean_again(titled) and (titled.title, titled.text) == ("Efficient", "Efficient")
     assert titled.id == content_id("Efficient\nDoe, J")
-    pdf = Paper(id="p-from-the-first-page", text=DIRTY, passages=[Passage(1, "the com- munication layer", 3)])
+    pdf = Paper(id="p-from-the-first-page", text=DIRTY, passages=[Passage(1, "the communi- cation layer", 3)])
     assert clean_again(pdf) and pdf.id == "p-from-the-first-page", "an id not made from the text stays"
     assert pdf.passages[0].text == "the communication layer"
     assert not clean_again(pdf), "clean text stays as it is"

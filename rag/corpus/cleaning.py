@@ -34,8 +34,10 @@ _INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff]")  # soft hyphen, zero-width
 _SPACING_ACCENT = re.compile("([\u00b4`\u00a8])([AEIOUaeiouyn])")
 _COMBINING = {"\u00b4": "\u0301", "`": "\u0300", "\u00a8": "\u0308"}
 
-# "communi- cation": a word cut at a line end. Not "intra- and cross-dataset" (a suspended hyphen).
+# "communi- cation": a word cut at a line end (run into one line), or "communi-\ncation" with the line end still
+# there. Not "intra- and cross-dataset" (a suspended hyphen).
 _BROKEN_WORD = re.compile(r"\b([^\W\d_]{1,30})- ([a-z][^\W\d_]{0,30})\b")
+_LINE_END_BREAK = re.compile(r"\b([^\W\d_]{1,30})-\n\s*([a-z][^\W\d_]{0,30})\b")
 _SUSPENDED = frozenset({"and", "or", "to", "nor", "vs", "versus", "but", "as", "than"})
 # Compounds hyphenated in their own right, so the hyphen of "fine- grained" stays: their second part ...
 _COMPOUND_HEADS = _words(
@@ -50,6 +52,9 @@ _COMPOUND_FIRSTS = _words(
     "end all peer"
 )
 _WORD_ENDING = re.compile(r"(?:ing|ed|tion|sion|ment|ness|ity|ical|ive|ous|ful|less|able)$")
+# Where the line end is gone, "x- y" is as often a dash typed as a hyphen ("sources- actual speech",
+# "OpenFluor- an online library"): only a second part that is plainly a word's ending is joined to the first.
+_SUFFIX_START = re.compile(r"^(?:[a-z]{0,3}(?:tion|sion)|(?:s|c|l)?ity|ment|ness|ance|ence|ulat|lization|ization|ture)")
 
 # Line numbers of a manuscript under review, run into the text: 7, 8, 9 ... each between two words of a
 # sentence and a line's worth of words (3 to 25) apart. Four in a row, most of them mid-sentence.
@@ -119,28 +124,34 @@ def _compose(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def join_broken_words(text: str, vocabulary: frozenset[str] | None = None) -> str:
+def join_broken_words(text: str, vocabulary: frozenset[str] | None = None, at_line_ends: bool = False) -> str:
     """'communi- cation' -> 'communication', 'fine- grained' -> 'fine-grained'; suspended hyphens stay.
-    ``vocabulary`` (lower-case words of the whole document) decides first where it knows either form."""
-    if "- " not in text:
+    ``vocabulary`` (lower-case words of the whole document) decides first where it knows either form.
+    ``at_line_ends``: the breaks are 'communi-\\ncation', known to be line ends, so an unknown word is
+    joined (typesetters cut syllables far more often than at a compound's hyphen); run into one line,
+    an unknown 'x- y' is left as written unless 'y' is plainly a word's ending."""
+    pattern = _LINE_END_BREAK if at_line_ends else _BROKEN_WORD
+    if ("-\n" if at_line_ends else "- ") not in text:
         return text
     known = vocabulary if vocabulary is not None else words_of(text)
 
     def join(match: re.Match[str]) -> str:
         first, second = match.group(1), match.group(2)
-        if second in _SUSPENDED:
-            return match.group(0)
-        return f"{first}{_joiner(first.lower(), second, known)}{second}"
+        joiner = None if second in _SUSPENDED else _joiner(first.lower(), second, known, at_line_ends)
+        return f"{first}- {second}" if joiner is None else f"{first}{joiner}{second}"
 
-    return _BROKEN_WORD.sub(join, text)
+    return pattern.sub(join, text)
 
 
-def _joiner(first: str, second: str, known: frozenset[str]) -> str:
+def _joiner(first: str, second: str, known: frozenset[str], at_line_end: bool) -> str | None:
+    """'' to join the parts, '-' to keep a compound's hyphen, None to leave them as written."""
     if first + second in known:
         return ""
     if f"{first}-{second}" in known or second in _COMPOUND_HEADS or first in _COMPOUND_FIRSTS:
         return "-"
-    return "-" if len(first) >= 5 and _WORD_ENDING.search(first) else ""
+    if at_line_end:
+        return "-" if len(first) >= 5 and _WORD_ENDING.search(first) else ""
+    return "" if _SUFFIX_START.match(second) else None
 
 
 def words_of(text: str) -> frozenset[str]:

@@ -133,8 +133,7 @@ def is_heading_line(line: str) -> bool:
 
 def joined_lines(text: str, vocabulary: frozenset[str]) -> str:
     """Lines run into one: a word hyphenated at a line end joined as ``vocabulary`` says it is written."""
-    text = _HYPHEN_BREAK.sub(r"\1- \2", text)  # judged like any broken word (rag.corpus.cleaning)
-    return join_broken_words(normalize_text(text), vocabulary)
+    return normalize_text(join_broken_words(text, vocabulary, at_line_ends=True))
 
 
 def page_prose(page: str, vocabulary: frozenset[str]) -> str:
