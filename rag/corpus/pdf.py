@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.corpus.cleaning import clean_prose, clean_title
-from rag.corpus.identity import content_id
+from rag.corpus.identity import content_id, normalize_text
 from rag.corpus.names import split_names
 from rag.corpus.page_cleaning import document_words, joined_lines, page_prose, running_lines, strip_furniture
 from rag.corpus.passages import split_passages, without_references
@@ -103,7 +103,10 @@ def parse_pdf(path: Path, file_name: str, full_text: bool = True) -> Paper:
     body = [(n, page_prose(text, vocabulary)) for n, text in _body_pages(pages, body_from)] if full_text else []
     return Paper(
         id=content_id(abstract or f"{found.title}\n{first[:500]}"),
-        text=abstract or clean_prose(joined_lines(first, vocabulary))[:MAX_ABSTRACT_CHARS],
+        # A first page of nothing but debris (a copyright page) is still the paper's only text.
+        text=(abstract or clean_prose(joined_lines(first, vocabulary)) or normalize_text(raw_first))[
+            :MAX_ABSTRACT_CHARS
+        ],
         title=clean_title(found.title) if found.title else None,
         authors=found.authors,
         year=found.year,

@@ -98,6 +98,8 @@ def parse_seed_list(text: str, file_name: str, metadata: Metadata) -> tuple[Seed
     papers = []
     for entry, paragraph in enumerate(paragraphs[1:], start=1):
         snippet = clean_prose(paragraph)
+        if not snippet:  # only invisible characters: nothing to index (the entry numbers stay the file's)
+            continue
         meta = metadata.get((file_name, entry))
         papers.append(
             Paper(
