@@ -16,16 +16,19 @@ def write_pdf(
     title: str | None = None,
     more_pages: Sequence[list[str]] = (),
     author: str | None = None,
+    big_lines: Sequence[str] = (),
 ) -> Path:
-    """A PDF whose first page's text layer holds ``lines``, each of ``more_pages`` one more page
-    (and /Title metadata when given)."""
+    """A PDF whose first page's text layer holds ``lines`` (after ``big_lines`` in a 20-point font, a title
+    block), each of ``more_pages`` one more page (and /Title metadata when given)."""
     pages = [lines, *more_pages]
     font = 3 + 2 * len(pages)
     objects = ["<< /Type /Catalog /Pages 2 0 R >>"]
     kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(len(pages)))
     objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>")
     for i, page in enumerate(pages):
-        stream = "BT /F1 11 Tf 14 TL 72 760 Td " + " ".join(f"({_escape(line)}) Tj T*" for line in page) + " ET"
+        big = " ".join(f"({_escape(line)}) Tj T*" for line in big_lines) if i == 0 and big_lines else ""
+        body = " ".join(f"({_escape(line)}) Tj T*" for line in page)
+        stream = f"BT /F1 20 Tf 24 TL 72 760 Td {big} /F1 11 Tf 14 TL {body} ET"
         objects.append(
             f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
             f"/Resources << /Font << /F1 {font} 0 R >> >> >>"

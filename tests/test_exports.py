@@ -334,14 +334,14 @@ def test_ovid_csv_in_windows_1252_with_multi_line_cells(tmp_path: Path) -> None:
         "ORN,VN,DB,UI,TI,SO,AU,PB,AB\n"
         '1,Ovid Technologies,Embase,2011722477,Travel and biologic therapy.,"Journal of Travel Medicine. 25 (1) '
         '(no pagination), 2018. Article Number: tay018.","Hall V.\n\nJohnson D.",Oxford University Press,'
-        '"Biologic therapy \u00a9 2018 changes travel."\n'
+        '"Biologic therapy \u00ae 2018 changes travel."\n'
     )
     (tmp_path / "ovid.csv").write_bytes(text.encode("cp1252"))
     [paper], warnings = read(tmp_path / "ovid.csv")
     assert (paper.authors, paper.year, paper.text) == (
         ["Hall, V.", "Johnson, D."],
         2018,
-        "Biologic therapy © 2018 changes travel.",
+        "Biologic therapy ® 2018 changes travel.",  # not ©: a notice "© 2018 ..." is cut at ingest
     )
     assert (paper.venue, paper.volume, paper.issue, paper.publisher) == (
         "Journal of Travel Medicine",
@@ -350,7 +350,7 @@ def test_ovid_csv_in_windows_1252_with_multi_line_cells(tmp_path: Path) -> None:
         "Oxford University Press",
     )
     assert warnings == [
-        "ovid.csv: not UTF-8 (byte 0xa9 at offset 243); read as Windows-1252, so check its accents, or re-save it as UTF-8"
+        "ovid.csv: not UTF-8 (byte 0xae at offset 243); read as Windows-1252, so check its accents, or re-save it as UTF-8"
     ]
 
 

@@ -87,7 +87,7 @@ def test_search_finds_a_paper_by_its_body_and_lists_it_once(tmp_path: Path) -> N
     searched = json.loads(runner.invoke(app, ["--collection", "mine", "search", BODY_ONLY_QUESTION, "--json"]).stdout)
     assert searched["hits"][0]["passage"]["page"] == 2
     human = runner.invoke(app, ["--collection", "mine", "search", BODY_ONLY_QUESTION])
-    assert "p. 2: 2 Method Our planner" in human.stdout
+    assert "p. 2: Our planner" in human.stdout  # the heading "2 Method" is not glued onto the passage
     shown = runner.invoke(app, ["--collection", "mine", "show", listing[0].citekey])
     assert "3 passages from 3 pages" in shown.stdout
     listed = json.loads(runner.invoke(app, ["--collection", "mine", "papers", "--json"]).stdout)["papers"]
@@ -115,7 +115,7 @@ def test_the_model_sees_the_matched_passage_and_cites_the_paper(tmp_path: Path) 
         settings = load_settings(collection="mine", llm_model="test-model", llm_base_url=fake.url)
         answer = ask(Context(settings), SearchRequest(BODY_ONLY_QUESTION, 3), WritingOptions(cache=False))
         prompt = json.dumps(fake.requests[0]["messages"])
-    assert "From the full text (p. 2): 2 Method Our planner" in prompt
+    assert "From the full text (p. 2): Our planner" in prompt
     assert [c.paper.title for c in answer.citations] == [TITLE]
     assert answer.sentences[0].support is Support.EVIDENCE, "checked against the passage, not the abstract only"
     assert answer.sentences[0].evidence is not None and "re-plans within seconds" in answer.sentences[0].evidence.text

@@ -209,6 +209,27 @@ class ZoteroFixture:
         self.db.execute("INSERT INTO deletedCollections VALUES (?)", (collection_id,))
         self.db.commit()
 
+    def as_zotero4(self, userdata: int = 77) -> None:
+        """The database as Zotero 4 kept it: names in creatorData, an attachment's parent and type under their
+        old names, no feeds, no trashed collections."""
+        self.db.executescript(
+            f"""
+            CREATE TABLE creatorData (creatorDataID INTEGER PRIMARY KEY, firstName TEXT, lastName TEXT,
+                shortName TEXT, fieldMode INT, birthYear INT);
+            INSERT INTO creatorData SELECT creatorID, firstName, lastName, '', fieldMode, NULL FROM creators;
+            CREATE TABLE creators4 (creatorID INTEGER PRIMARY KEY, creatorDataID INT NOT NULL, key TEXT NOT NULL);
+            INSERT INTO creators4 SELECT creatorID, creatorID, 'C' || creatorID FROM creators;
+            DROP TABLE creators;
+            ALTER TABLE creators4 RENAME TO creators;
+            ALTER TABLE itemAttachments RENAME COLUMN parentItemID TO sourceItemID;
+            ALTER TABLE itemAttachments RENAME COLUMN contentType TO mimeType;
+            DROP TABLE feedItems;
+            DROP TABLE deletedCollections;
+            UPDATE version SET version = {userdata} WHERE schema = 'userdata';
+            """
+        )
+        self.db.commit()
+
     def close(self) -> Path:
         self.db.close()
         return self.folder

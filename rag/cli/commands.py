@@ -147,9 +147,10 @@ def show(
 
 @handle_errors
 def reindex(as_json: AsJson = False) -> None:
-    """Rebuild the vector index from the saved papers.
+    """Rebuild the vector index from the saved papers, their text cleaned again.
 
-    After a crash, to finish an interrupted ingest, or to change the embedding model.
+    After a crash, to finish an interrupted ingest, to change the embedding model, or to clean a library
+    an older rag saved (ligatures, line numbers, copyright notices, glued headings).
     """
     from rag.services.ingest import reindex as core_reindex
 

@@ -8,6 +8,7 @@ import html
 import re
 from urllib.parse import unquote
 
+from rag.corpus.cleaning import clean_prose, clean_title
 from rag.corpus.identity import content_id, normalize_text
 from rag.corpus.latex import stray_latex_to_text
 from rag.records import Paper
@@ -70,8 +71,8 @@ def _kept(value: str | None) -> str | None:
 def finish(paper: Paper, source: str, list_name: str) -> Paper | None:
     """``paper`` as a reader filled it (abstract in ``text``), cleaned and given its id and source;
     None when it has neither title nor abstract."""
-    title = clean_text(stray_latex_to_text(paper.title or ""))
-    abstract = clean_text(stray_latex_to_text(paper.text))
+    title = clean_title(clean_text(stray_latex_to_text(paper.title or "")))
+    abstract = clean_prose(clean_text(stray_latex_to_text(paper.text)))
     if abstract.lower() in PLACEHOLDER_ABSTRACTS:
         abstract = ""
     if not title and not abstract:

@@ -21,12 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rag.corpus.cleaning import CLEANER_VERSION
 from rag.corpus.pdf import parse_pdf
 from rag.errors import InputError
 from rag.records import Paper
 
-# Entries written by another format are parsed again: bump it whenever parse_pdf's output changes.
-PDF_CACHE_FORMAT = 1
+# Entries written by another format, or by another text cleaner, are parsed again: bump the format whenever
+# parse_pdf's output changes (2: titles from the title block and file name, cleaned text).
+PDF_CACHE_FORMAT = 2
 # Hex digits of the path's hash that name its entry.
 ENTRY_NAME_CHARS = 24
 
@@ -84,7 +86,9 @@ class PdfCache:
         """The cached paper, or the reason the PDF could not be read; None when there is no usable entry."""
         try:
             data = json.loads(entry.read_text(encoding="utf-8"))
-            if data.get("format") != PDF_CACHE_FORMAT or data.get("stamp") != stamp:
+            if (data.get("format"), data.get("cleaner")) != (PDF_CACHE_FORMAT, CLEANER_VERSION):
+                return None
+            if data.get("stamp") != stamp:
                 return None
             if full_text and not data.get("full_text"):  # read for its abstract only: the body was never parsed
                 return None
@@ -95,7 +99,8 @@ class PdfCache:
     def _store(self, entry: Path | None, stamp: list[int] | None, full_text: bool, result: dict[str, Any]) -> None:
         if entry is None or stamp is None:
             return
-        data = {"format": PDF_CACHE_FORMAT, "stamp": stamp, "full_text": full_text, **result}
+        data = {"format": PDF_CACHE_FORMAT, "cleaner": CLEANER_VERSION, "stamp": stamp, "full_text": full_text}
+        data.update(result)
         tmp = entry.with_name(f"{entry.name}.{os.getpid()}.tmp")
         try:
             entry.parent.mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from rag.corpus.identity import content_id, normalize_text
+from rag.corpus.cleaning import clean_prose, clean_title
+from rag.corpus.identity import content_id
 from rag.corpus.seeds import split_paragraphs
 from rag.errors import InputError
 from rag.records import Paper
@@ -29,8 +30,8 @@ def parse_text_document(text: str, file_name: str) -> Paper:
     body_lines = paragraphs[0].splitlines()[1:] if title else paragraphs[0].splitlines()
     rest = ["\n".join(body_lines), *paragraphs[1:]]
     body = [p for p in rest if p.strip() and not _ABSTRACT_HEADING.match(p.strip())]
-    abstract = normalize_text(" ".join(re.sub(r"^\s{0,3}#{1,6}\s+", "", p, flags=re.M) for p in body))
-    title = normalize_text(title) if title else None
+    abstract = clean_prose(" ".join(re.sub(r"^\s{0,3}#{1,6}\s+", "", p, flags=re.M) for p in body))
+    title = clean_title(title) if title else None
     if not abstract and not title:
         raise InputError(f"{file_name}: no text to index")
     return Paper(

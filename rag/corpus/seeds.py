@@ -12,6 +12,7 @@ import io
 import re
 from dataclasses import dataclass
 
+from rag.corpus.cleaning import clean_prose
 from rag.corpus.identity import TRUNCATION_MARK, content_id, normalize_text
 from rag.errors import InputError
 from rag.records import Paper, SeedList
@@ -96,7 +97,9 @@ def parse_seed_list(text: str, file_name: str, metadata: Metadata) -> tuple[Seed
     )
     papers = []
     for entry, paragraph in enumerate(paragraphs[1:], start=1):
-        snippet = normalize_text(paragraph)
+        snippet = clean_prose(paragraph)
+        if not snippet:  # only invisible characters: nothing to index (the entry numbers stay the file's)
+            continue
         meta = metadata.get((file_name, entry))
         papers.append(
             Paper(

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rag.corpus.betterbibtex import Keys, better_bibtex_keys
+from rag.corpus.cleaning import clean_prose, clean_title
 from rag.corpus.entries import clean_doi, clean_text
 from rag.corpus.identity import arxiv_in, content_id
 from rag.corpus.pdf_cache import PdfCache
@@ -56,8 +57,9 @@ def read_zotero(
             "(run `rag ingest` again once Zotero is idle, or after closing it)"
         )
     with open_readonly(path, REPAIR_HINT) as connection:
-        warnings += check_schema(connection, path.name)
-        library = read_library(connection)
+        dialect, schema_warnings = check_schema(connection, path.name)
+        warnings += schema_warnings
+        library = read_library(connection, dialect)
     chosen = _chosen_collections(library, collections, path.name)
     keys, bbt_warnings = better_bibtex_keys(path.parent)
     warnings += bbt_warnings
@@ -154,8 +156,8 @@ def _year(date: str) -> int | None:
 
 def _paper(item: ZoteroItem, library: ZoteroLibrary, file_name: str, citekey: str) -> Paper:
     fields = item.fields
-    title = clean_text(fields.get("title", ""))
-    abstract = clean_text(fields.get("abstractNote", ""))
+    title = clean_title(clean_text(fields.get("title", "")))
+    abstract = clean_prose(clean_text(fields.get("abstractNote", "")))
     authors = item.authors
     doi_line = _DOI_LINE.search(fields.get("extra", ""))  # item types without a DOI field keep it in Extra
     return Paper(

@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from rag.corpus.sqlite_files import missing_columns
-from rag.corpus.zotero_schema import NOT_PAPERS, OPTIONAL_COLUMNS
+from rag.corpus.zotero_schema import NOT_PAPERS, OPTIONAL_COLUMNS, TODAY, Dialect
 
 # Zotero's attachment link modes (Zotero.Attachments.LINK_MODE_*): the file is in storage/<key>/ for
 # the first two, anywhere on disk for a linked file; a linked URL has no file.
@@ -25,31 +25,50 @@ PRIMARY, EDITOR, OTHER = 0, 1, 2
 COLLECTION_SEPARATOR = "/"
 
 _NOT_PAPERS = ", ".join(f"'{name}'" for name in NOT_PAPERS)
-_LIVE = "i.itemID NOT IN (SELECT itemID FROM deletedItems) AND i.itemID NOT IN (SELECT itemID FROM feedItems)"
-ITEMS_SQL = f"""
-SELECT i.itemID, i.libraryID, i.key, t.typeName FROM items i JOIN itemTypesCombined t ON t.itemTypeID = i.itemTypeID
-WHERE {_LIVE} AND t.typeName NOT IN ({_NOT_PAPERS}) ORDER BY i.itemID"""
-FIELDS_SQL = """
+COLLECTIONS_SQL = "SELECT collectionID, collectionName, parentCollectionID FROM collections"
+TRASHED_COLLECTIONS_SQL = "SELECT collectionID FROM deletedCollections"
+COLLECTION_ITEMS_SQL = "SELECT collectionID, itemID FROM collectionItems"
+
+
+@dataclass(frozen=True)
+class Queries:
+    """The SQL that reads a database of one ``Dialect``."""
+
+    items: str
+    fields: str
+    creators: str
+    attachments: str
+
+    @classmethod
+    def of(cls, dialect: Dialect) -> Queries:
+        live = "i.itemID NOT IN (SELECT itemID FROM deletedItems)"
+        if dialect.feeds:
+            live += " AND i.itemID NOT IN (SELECT itemID FROM feedItems)"
+        # Zotero 4 left a personal library's libraryID empty; Zotero 5 made it 1 (what Better BibTeX keys by).
+        return cls(
+            items=f"""
+SELECT i.itemID, COALESCE(i.libraryID, 1), i.key, t.typeName FROM items i
+JOIN itemTypesCombined t ON t.itemTypeID = i.itemTypeID
+WHERE {live} AND t.typeName NOT IN ({_NOT_PAPERS}) ORDER BY i.itemID""",
+            fields="""
 SELECT d.itemID, f.fieldName, b.fieldName, v.value FROM itemData d
 JOIN items i ON i.itemID = d.itemID
 JOIN fieldsCombined f ON f.fieldID = d.fieldID
 JOIN itemDataValues v ON v.valueID = d.valueID
 LEFT JOIN baseFieldMappingsCombined m ON m.itemTypeID = i.itemTypeID AND m.fieldID = d.fieldID
-LEFT JOIN fieldsCombined b ON b.fieldID = m.baseFieldID"""
-CREATORS_SQL = """
+LEFT JOIN fieldsCombined b ON b.fieldID = m.baseFieldID""",
+            creators=f"""
 SELECT ic.itemID, c.firstName, c.lastName, c.fieldMode, ct.creatorType, COALESCE(tc.primaryField, 0)
 FROM itemCreators ic
 JOIN items i ON i.itemID = ic.itemID
-JOIN creators c ON c.creatorID = ic.creatorID
+{dialect.creators}
 JOIN creatorTypes ct ON ct.creatorTypeID = ic.creatorTypeID
 LEFT JOIN itemTypeCreatorTypes tc ON tc.itemTypeID = i.itemTypeID AND tc.creatorTypeID = ic.creatorTypeID
-ORDER BY ic.itemID, ic.orderIndex"""
-COLLECTIONS_SQL = "SELECT collectionID, collectionName, parentCollectionID FROM collections"
-TRASHED_COLLECTIONS_SQL = "SELECT collectionID FROM deletedCollections"
-COLLECTION_ITEMS_SQL = "SELECT collectionID, itemID FROM collectionItems"
-ATTACHMENTS_SQL = f"""
-SELECT a.parentItemID, i.key, a.linkMode, a.contentType, a.path FROM itemAttachments a
-JOIN items i ON i.itemID = a.itemID WHERE {_LIVE} ORDER BY a.parentItemID, i.dateAdded, i.itemID"""
+ORDER BY ic.itemID, ic.orderIndex""",
+            attachments=f"""
+SELECT a.{dialect.parent}, i.key, a.linkMode, a.{dialect.content_type}, a.path FROM itemAttachments a
+JOIN items i ON i.itemID = a.itemID WHERE {live} ORDER BY a.{dialect.parent}, i.dateAdded, i.itemID""",
+        )
 
 
 @dataclass
@@ -120,18 +139,19 @@ def _creator_rank(creator_type: str, primary: object) -> int:
     return EDITOR if creator_type == "editor" else OTHER
 
 
-def read_library(connection: sqlite3.Connection) -> ZoteroLibrary:
-    items = {row[0]: ZoteroItem(row[0], row[1], row[2], row[3]) for row in connection.execute(ITEMS_SQL)}
-    for item_id, name, base, value in connection.execute(FIELDS_SQL):
+def read_library(connection: sqlite3.Connection, dialect: Dialect = TODAY) -> ZoteroLibrary:
+    sql = Queries.of(dialect)
+    items = {row[0]: ZoteroItem(row[0], row[1], row[2], row[3]) for row in connection.execute(sql.items)}
+    for item_id, name, base, value in connection.execute(sql.fields):
         if (item := items.get(item_id)) is not None and value is not None:
             item.fields[name] = str(value)
             if base:
                 item.fields[base] = str(value)
-    for item_id, first, last, mode, creator_type, primary in connection.execute(CREATORS_SQL):
+    for item_id, first, last, mode, creator_type, primary in connection.execute(sql.creators):
         if (item := items.get(item_id)) is not None and (name := _name(first, last, mode)):
             item.creators.append((_creator_rank(creator_type, primary), name))
     standalone = 0
-    for parent, key, link_mode, content_type, path in connection.execute(ATTACHMENTS_SQL):
+    for parent, key, link_mode, content_type, path in connection.execute(sql.attachments):
         mode = link_mode if isinstance(link_mode, int) else -1  # a damaged row names no mode rag reads
         attachment = Attachment(str(key), mode, str(content_type or ""), str(path or ""))
         if parent is None:

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 # The papers file's size and mtime when the store last matched it (rag.index.backend.EmbeddedBackend.in_sync).
 CATALOG_STAMP_KEY = "rag_papers_file"
+# Which one-time notices a library's user has been given (rag.index.notices).
+SAID_FILE = ".said"
 # The first run indexes the bundled corpus under the lock; a second process starting at once waits this long.
 FIRST_USE_LOCK_TIMEOUT = 120.0
 # Seconds a process keeps trying to open an embedded store that another one is creating, and between tries.
@@ -111,6 +113,10 @@ class Backend(ABC):
     @abstractmethod
     def lexical_dir(self, library: str) -> Path:
         """Where the library's BM25 index is saved between commands."""
+
+    @abstractmethod
+    def said_file(self, library: str) -> Path:
+        """Where the one-time notices given about ``library`` are noted (on this machine)."""
 
     @abstractmethod
     def in_sync(self, library: str, store: VectorStore) -> bool:
@@ -296,6 +302,9 @@ class EmbeddedBackend(Backend):
 
     def lexical_dir(self, library: str) -> Path:
         return self.layout.lexical(library)
+
+    def said_file(self, library: str) -> Path:
+        return self.layout.library(library) / SAID_FILE
 
     def keep_copy(self, library: str, catalog: Catalog) -> str | None:
         self.save_catalog(library, catalog)  # the papers file is the copy; saved afresh, its backup kept

@@ -13,13 +13,19 @@ import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
+from rag.corpus.cleaning import CLEANER_VERSION
 from rag.corpus.identity import assign_citekeys, resolve_key_clashes
 from rag.corpus.merging import Merge, WorkFinder, merge_paper, merge_work, read_from_pdf
+from rag.corpus.recleaning import clean_again
 from rag.errors import StoreError
 from rag.records import Paper, SeedList
 
 CATALOG_FORMAT = 1
+# Where a store notes the text cleaner that made its papers (rag.corpus.cleaning.CLEANER_VERSION), as a papers
+# file does in its "cleaner" field; a library saved before rag recorded it was made by cleaner 0.
+CLEANER_MARK = "rag_text_cleaner"
 BACKUP_SUFFIX = ".bak"
 CORRUPT_SUFFIX = ".corrupt"
 
@@ -39,6 +45,21 @@ class UpsertReport:
 class Catalog:
     papers: dict[str, Paper] = field(default_factory=dict)
     lists: dict[str, SeedList] = field(default_factory=dict)
+    # The text cleaner its papers went through: a new library's are cleaned as they are read.
+    cleaner: int = CLEANER_VERSION
+
+    def clean_again(self) -> int:
+        """Every paper through today's cleaner (``rag reindex``); how many changed. A paper whose new id
+        another paper holds already keeps its old one: merging works is ingest's job, not a rebuild's."""
+        changed = 0
+        papers: dict[str, Paper] = {}
+        for old_id, paper in self.papers.items():
+            changed += clean_again(paper)
+            if paper.id in papers or (paper.id != old_id and paper.id in self.papers):
+                paper.id = old_id
+            papers[paper.id] = paper
+        self.papers, self.cleaner = papers, CLEANER_VERSION
+        return changed
 
     def upsert(
         self, papers: Iterable[Paper], lists: Iterable[SeedList] = (), replace_files: Iterable[str] = ()
@@ -86,6 +107,16 @@ class Catalog:
     def ordered(self) -> list[Paper]:
         """Papers in a stable, readable order: by first source, then id."""
         return sorted(self.papers.values(), key=_source_order)
+
+
+def cleaner_of(store: Marked) -> int:
+    """The text cleaner a store's papers went through, as its last writer noted it (0: written before rag noted it)."""
+    mark = store.mark(CLEANER_MARK)
+    return int(mark) if mark is not None and mark.isdigit() else 0
+
+
+class Marked(Protocol):
+    def mark(self, key: str) -> str | None: ...
 
 
 def source_file(source: str) -> str:
@@ -147,7 +178,8 @@ class CatalogFile:
                 raise ValueError(f"unknown format {data.get('format')!r}")
             papers = (Paper.from_dict(p) for p in data["papers"])
             lists = (SeedList(**item) for item in data.get("lists", []))
-            return Catalog(papers={p.id: p for p in papers}, lists={s.file: s for s in lists})
+            cleaner = int(data.get("cleaner", 0))
+            return Catalog(papers={p.id: p for p in papers}, lists={s.file: s for s in lists}, cleaner=cleaner)
         except OSError as exc:
             raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
         except (ValueError, KeyError, TypeError) as exc:
@@ -156,6 +188,7 @@ class CatalogFile:
     def save(self, catalog: Catalog) -> None:
         payload = {
             "format": CATALOG_FORMAT,
+            "cleaner": catalog.cleaner,
             "lists": [s.to_dict() for s in catalog.lists.values()],
             "papers": [p.to_dict() for p in catalog.ordered()],
         }

@@ -7,6 +7,7 @@ DATA_DIR/
   chroma/                      Chroma's embedded store (chroma.sqlite3 + one folder per vector segment)
   <library>/papers.json        the papers themselves, the source of truth (embedded mode)
   <library>/lexical/           the saved BM25 index of that library
+  <library>/.said              the one-time notices given about that library (rag.index.notices)
   lexical/server-<url hash>/<library>/   the saved BM25 index of a server library, per server
   server-snapshots/<library>.json        a copy of a server library taken before `rag reindex` drops it
   llm-cache/                   model answers, by prompt

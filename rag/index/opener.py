@@ -10,11 +10,13 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 from rag.config import DEFAULT_COLLECTION, Settings
+from rag.corpus.cleaning import CLEANER_VERSION
 from rag.corpus.loader import load_paths
 from rag.embed.choice import EmbedderChoice, vector_collection
 from rag.errors import NotFoundError, StoreError
 from rag.index.backend import Backend
 from rag.index.chroma import VectorStore
+from rag.index.notices import tell_once
 from rag.index.session import LibrarySession
 from rag.records import Notify, ProgressFn, silent
 from rag.resources import seeds_dir
@@ -80,6 +82,7 @@ class Opener:
             store.forget_count()  # the seeding process stored vectors while this one waited
         library = self._session(store)
         _complete_vectors(library, write=False)
+        self._tell_if_cleaned_by_an_older_rag(library)
         yield library
 
     @contextmanager
@@ -93,6 +96,7 @@ class Opener:
                 self._first_use(store, held=True)
             library = self._session(store, whole=self.backend.keeps_papers_file)
             _complete_vectors(library, write=True)
+            self._tell_if_cleaned_by_an_older_rag(library)
             yield library
 
     @contextmanager
@@ -103,6 +107,18 @@ class Opener:
         with self.backend.write_guard(self.settings.lock_timeout):
             store = self._store(check_model=False)
             yield self._session(store, whole=True)
+
+    def _tell_if_cleaned_by_an_older_rag(self, library: LibrarySession) -> None:
+        """Once per library: its text predates today's cleaning, and `rag reindex` cleans it."""
+        cleaner = library.cleaner()
+        if cleaner is None or cleaner >= CLEANER_VERSION:
+            return
+        message = (
+            f"library '{library.name}' was saved by an older rag, before its text was cleaned of PDF and export "
+            "debris (ligatures, words broken at line ends, line numbers, copyright notices, glued headings): "
+            "`rag reindex` cleans it (said once)"
+        )
+        tell_once(self.backend.said_file(library.name), f"cleaner-{CLEANER_VERSION}", message, self.notify)
 
     def _prepare(self) -> None:
         if self.embedding.notice:

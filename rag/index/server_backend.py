@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rag.errors import StoreError
-from rag.index.backend import Backend
-from rag.index.catalog import Catalog, CatalogFile
+from rag.index.backend import SAID_FILE, Backend
+from rag.index.catalog import Catalog, CatalogFile, cleaner_of
 from rag.index.chroma import VectorStore, connect
 from rag.index.layout import DataDir
 from rag.index.server_citekeys import settle_citekeys
@@ -59,11 +59,14 @@ class ServerBackend(Backend):
     def load_catalog(self, library: str, store: VectorStore | None, notify: Notify = silent) -> Catalog:
         if store is None:
             raise StoreError("a Chroma server library needs its vector store")
-        papers, lists = store.papers(), store.lists()
+        papers, lists, source = store.papers(), store.lists(), store
         base = self._base(library, store)
         if not papers and base is not None:
-            papers, lists = base.papers(), base.lists()  # first use of another embedding model
-        return Catalog({p.id: p for p in papers}, {s.file: s for s in lists})
+            papers, lists, source = base.papers(), base.lists(), base  # first use of another embedding model
+        catalog = Catalog({p.id: p for p in papers}, {s.file: s for s in lists})
+        if papers:
+            catalog.cleaner = cleaner_of(source)
+        return catalog
 
     def save_catalog(self, library: str, catalog: Catalog) -> None:
         return None  # the collection is the truth, written with the vectors
@@ -88,6 +91,9 @@ class ServerBackend(Backend):
 
     def settle_new_keys(self, store: VectorStore, added: Sequence[Paper], known_keys: set[str]) -> list[str]:
         return settle_citekeys(store, added, known_keys)
+
+    def said_file(self, library: str) -> Path:
+        return self.lexical_dir(library) / SAID_FILE
 
     def keep_copy(self, library: str, catalog: Catalog) -> str | None:
         """The collection is the only copy of a server library: keep one locally before dropping it."""

@@ -16,7 +16,7 @@ from rag.embed.types import Embedder, Vectors
 from rag.errors import InputError, NotFoundError, StoreError
 from rag.index.backend import Backend
 from rag.index.bm25 import load_or_build
-from rag.index.catalog import Catalog, UpsertReport
+from rag.index.catalog import CLEANER_MARK, Catalog, UpsertReport, cleaner_of
 from rag.index.chroma import VectorStore
 from rag.index.hybrid import Filters, HybridRetriever, LocalUnits, UnitSource
 from rag.index.units import all_units, passage_id, unit_count
@@ -176,7 +176,7 @@ class LibrarySession:
             known = {p.citekey for p in catalog.papers.values()} - {p.citekey for p in added}
             report.warnings += self.backend.settle_new_keys(self.store, added, known)
             # Last: it marks the new version, and that the store matches the library again.
-            self.store.save_lists(list(catalog.lists.values()), self.backend.sync_marks(self.name))
+            self.store.save_lists(list(catalog.lists.values()), self.marks())
         self._retriever = self._refs = None
         return report
 
@@ -188,8 +188,23 @@ class LibrarySession:
             self.backend.save_catalog(self.name, self._catalog)
         if self.store is not None:
             self.store.delete(list(ids))
-            self.store.save_lists(list(self.lists.values()), self.backend.sync_marks(self.name))
+            self.store.save_lists(list(self.lists.values()), self.marks())
         self._retriever = self._refs = None
+
+    def marks(self) -> dict[str, str]:
+        """What a writer notes in the store: the backend's marks, and the text cleaner of the papers it holds."""
+        marks = self.backend.sync_marks(self.name)
+        if self._catalog is not None:
+            marks[CLEANER_MARK] = str(self._catalog.cleaner)
+        return marks
+
+    def cleaner(self) -> int | None:
+        """The text cleaner the library's papers went through; None for an empty library."""
+        if self._catalog is not None:
+            return self._catalog.cleaner if self._catalog.papers else None
+        if self.store is not None and self.store.count():
+            return cleaner_of(self.store)
+        return None
 
     def missing_units(self) -> int:
         """Papers and passages saved without a vector (an interrupted ingest, or no model then)."""

@@ -14,6 +14,7 @@ from rag.index.session import LibrarySession
 from rag.index.units import all_units
 from rag.services.context import Context
 from rag.services.results import IngestResult, ReindexResult
+from rag.text import plural
 
 # Merged duplicates named in the one-line report; the rest are counted (all are in --json).
 SHOWN_MERGES = 5
@@ -104,6 +105,13 @@ def _rebuild(ctx: Context) -> int:
             raise StoreError("the library is empty: nothing to rebuild; add papers with `rag ingest`")
         if notice := library.backend.keep_copy(library.name, catalog):  # a copy before the vectors are dropped
             ctx.notify(notice)
+        old_cleaner = catalog.cleaner
+        if cleaned := catalog.clean_again():
+            library.backend.save_catalog(library.name, catalog)  # the uncleaned papers stay as its backup
+        if old_cleaner < catalog.cleaner:
+            ctx.notify(
+                f"cleaned the text of {plural(cleaned, 'paper')} with today's cleaner (was made by an older rag)"
+            )
         if library.embedder is None or library.store is None:
             ctx.notify("no embedding model: the lexical index is rebuilt on every command; nothing else to do")
             return len(catalog.papers)
@@ -111,5 +119,5 @@ def _rebuild(ctx: Context) -> int:
         vectors = library.embedder.embed([u.text for u in units], ctx.progress)
         library.store.drop()
         library.store.upsert(units, vectors, ctx.progress)
-        library.store.save_lists(list(catalog.lists.values()), library.backend.sync_marks(library.name))
+        library.store.save_lists(list(catalog.lists.values()), library.marks())
         return len(catalog.papers)
