@@ -65,6 +65,8 @@ def render_search(console: Console, result: SearchResult) -> None:
         head.append(clean(paper.display_title), style="bold cyan")
         measure = f"relevance {hit.dense:.2f}" if relevance and hit.dense is not None else f"score {hit.score:.3f}"
         head.append(f"  {paper.year or 'n.d.'}  {clean(paper.citekey)}  {measure}", style="dim")
+        if paper.retracted:
+            head.append("  RETRACTED", style="bold red")
         console.print(head)
         if hit.passage is not None:
             console.print(Text(f"    {hit.passage.where}: " + _short(hit.passage.text)))

@@ -77,6 +77,8 @@ def _paper(entry: Any, file_name: str) -> Paper | None:
         year=year_in(fields.get("year") or fields.get("date")),
         # A preprint: Zotero and Better BibTeX write them as @misc/@online/@article with an arXiv id.
         item_type="article" if arxiv and kind in ("misc", "online", "unpublished") else csl_type("bibtex", kind),
+        # biblatex's `ids`: other keys biber resolves to this entry.
+        aliases=[key for key in (k.strip() for k in fields.get("ids", "").split(",")) if key and key != entry.key],
     )
     return finish(paper, f"{file_name}#{entry.key}", file_name)
 

@@ -160,6 +160,7 @@ def merge_work(known: Paper, incoming: Paper) -> Merge:
     known.sources = sorted({*known.sources, *incoming.sources})
     known.lists = sorted({*known.lists, *incoming.lists})
     known.collections = _union(known.collections, incoming.collections)
+    known.retracted = known.retracted or incoming.retracted  # any record that knows of a retraction tells it
     user_key = from_pdf and bool(preferred.bibtex) and preferred is incoming  # the user's own .bib key wins
     return Merge(known, _keep_keys(known, incoming, user_key_wins=user_key or not known.citekey))
 
@@ -175,6 +176,7 @@ def merge_paper(papers: dict[str, Paper], incoming: Paper) -> Merge | None:
     known.sources.extend(s for s in incoming.sources if s not in known.sources)
     known.lists.extend(name for name in incoming.lists if name not in known.lists)
     known.collections = _union(known.collections, incoming.collections)
+    known.retracted = known.retracted or incoming.retracted
     # What was just read wins over what was known (an edited papers.tsv updates the paper).
     known.adopt_metadata(incoming, known)
     if read_from_pdf(incoming):  # a PDF read again says what its full text is now (maybe none)

@@ -180,4 +180,5 @@ def _paper(item: ZoteroItem, library: ZoteroLibrary, file_name: str, citekey: st
         url=fields.get("url") or None,
         item_type=csl_type("zotero", item.type_name) or FALLBACK_CSL_TYPE,
         collections=sorted({library.collections[cid] for cid in item.collection_ids}, key=str.casefold),
+        retracted=item.retracted,
     )

@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from rag.corpus.sqlite_files import missing_columns
-from rag.corpus.zotero_schema import NOT_PAPERS, OPTIONAL_COLUMNS, TODAY, Dialect
+from rag.corpus.zotero_schema import NOT_PAPERS, OPTIONAL_COLUMNS, RETRACTED_COLUMNS, TODAY, Dialect
 
 # Zotero's attachment link modes (Zotero.Attachments.LINK_MODE_*): the file is in storage/<key>/ for
 # the first two, anywhere on disk for a linked file; a linked URL has no file.
@@ -28,6 +28,7 @@ _NOT_PAPERS = ", ".join(f"'{name}'" for name in NOT_PAPERS)
 COLLECTIONS_SQL = "SELECT collectionID, collectionName, parentCollectionID FROM collections"
 TRASHED_COLLECTIONS_SQL = "SELECT collectionID FROM deletedCollections"
 COLLECTION_ITEMS_SQL = "SELECT collectionID, itemID FROM collectionItems"
+RETRACTED_SQL = "SELECT itemID FROM retractedItems"
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,7 @@ class ZoteroItem:
     creators: list[tuple[int, str]] = field(default_factory=list)  # (PRIMARY/EDITOR/OTHER, name), in order
     collection_ids: list[int] = field(default_factory=list)
     attachments: list[Attachment] = field(default_factory=list)
+    retracted: bool = False
 
     @property
     def authors(self) -> list[str]:
@@ -162,6 +164,10 @@ def read_library(connection: sqlite3.Connection, dialect: Dialect = TODAY) -> Zo
     for collection_id, item_id in connection.execute(COLLECTION_ITEMS_SQL):
         if collection_id in collections and (item := items.get(item_id)) is not None:
             item.collection_ids.append(collection_id)
+    if not missing_columns(connection, RETRACTED_COLUMNS):
+        for (item_id,) in connection.execute(RETRACTED_SQL):
+            if (item := items.get(item_id)) is not None:
+                item.retracted = True
     return ZoteroLibrary(list(items.values()), collections, names, parents, standalone)
 
 

@@ -48,6 +48,9 @@ READ_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 # Read when there (Zotero 7 puts trashed collections here; older databases delete them outright).
 OPTIONAL_COLUMNS: dict[str, tuple[str, ...]] = {"deletedCollections": ("collectionID",)}
+# Zotero 5.0.74+ keeps Retraction Watch's notices here (an item listed is retracted, whether or not the user
+# hid the banner); older databases have no such table.
+RETRACTED_COLUMNS: dict[str, tuple[str, ...]] = {"retractedItems": ("itemID",)}
 # Zotero 4's names of what READ_COLUMNS reads elsewhere (userdata 7x; Zotero 5 moved them).
 ZOTERO4_COLUMNS: dict[str, tuple[str, ...]] = {
     "creators": ("creatorID", "creatorDataID"),

@@ -22,6 +22,7 @@ def where_published(paper: Paper) -> str | None:
 def detail_rows(paper: Paper) -> list[tuple[str, str]]:
     """The rows worth showing, in reading order; unknown optional fields are left out."""
     rows = [
+        ("retracted", "yes: the reference manager flags this work as retracted" if paper.retracted else ""),
         ("id", paper.id),
         ("citekey", paper.citekey),
         ("also cited as", ", ".join(paper.aliases)),

@@ -5,6 +5,9 @@ from __future__ import annotations
 from rag.records import Paper
 from rag.writing.answer import Answer
 
+# Said wherever a retracted work is named (references of answers, drafts, the MCP tools).
+RETRACTED_MARK = "[RETRACTED]"
+
 
 def reference(paper: Paper) -> str:
     """How a cited paper is named under an answer: title, first author, year, arXiv id (what is known)."""
@@ -15,7 +18,7 @@ def reference(paper: Paper) -> str:
         parts.append(str(paper.year))
     if paper.arxiv:
         parts.append(f"arXiv:{paper.arxiv}")
-    return ", ".join(parts)
+    return ", ".join(parts) + (f" {RETRACTED_MARK}" if paper.retracted else "")
 
 
 def to_markdown(answer: Answer) -> str:

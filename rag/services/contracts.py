@@ -41,6 +41,7 @@ def hit_json(hit: Hit) -> dict[str, Any]:
         "citekey": paper.citekey,
         "text": paper.text,
         "sources": paper.sources,
+        "retracted": paper.retracted,
         # The full-text passage that matched best, when it beat the abstract (PDFs ingested with full text).
         "passage": asdict(hit.passage) if hit.passage else None,
     }
@@ -85,6 +86,7 @@ def _citation_json(citation: Citation) -> dict[str, Any]:
         "year": paper.year,
         "arxiv": paper.arxiv,
         "sources": paper.sources,
+        "retracted": paper.retracted,
     }
 
 

@@ -83,11 +83,13 @@ def refusal(question: str, hits: Sequence[Hit]) -> Answer:
 
 
 def _lead(paper: Paper) -> str:
-    """'Title (Author, 2022): ' so a 'which works...' question is answered by naming the works."""
+    """'Title (Author, 2022): ' so a 'which works...' question is answered by naming the works; a retracted
+    work says so before it is quoted."""
+    retracted = " [RETRACTED]" if paper.retracted else ""
     if not paper.title:
-        return ""
+        return retracted.strip() + ": " if retracted else ""
     who = author_year(paper)
-    return f"{paper.title} ({who}): " if who else f"{paper.title}: "
+    return f"{paper.title} ({who}){retracted}: " if who else f"{paper.title}{retracted}: "
 
 
 @dataclass
