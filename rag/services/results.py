@@ -123,17 +123,16 @@ class CheckReport:
         return [c for c in self.checks if c.flagged]
 
     def summary_line(self) -> str:
+        """'236 citations checked (offline): 3 problems (2 likely the wrong paper, 1 contradicts). Notes: 120
+        stated in the abstract, 90 not stated in the abstract, 21 cannot check.'"""
         summary = self.summary()
         if not summary["citations"]:
             return f"no citations found in {', '.join(self.files) or 'the text'}"
-        problems = plural(summary["problems"], "problem")
-        notes = ", ".join(f"{summary[v.value]} {v.shown}" for v in Verdict if not v.flagged and summary[v.value])
         kinds = ", ".join(f"{summary[v.value]} {v.shown}" for v in Verdict if v.flagged and summary[v.value])
-        return (
-            f"{summary['citations']} citations checked ({self.checker}): {problems}"
-            + (f" ({kinds})" if kinds else "")
-            + (f"; notes: {notes}" if notes else "")
-        )
+        notes = ", ".join(f"{summary[v.value]} {v.shown}" for v in Verdict if not v.flagged and summary[v.value])
+        line = f"{plural(summary['citations'], 'citation')} checked ({self.checker}): "
+        line += plural(summary["problems"], "problem") + (f" ({kinds})" if kinds else "") + "."
+        return line + (f" Notes: {notes}." if notes else "")
 
 
 @dataclass

@@ -19,7 +19,7 @@ from enum import StrEnum
 from rag.llm.types import ChatModel, Usage
 from rag.manuscripts.citing import Cite, CitingSentence, Context
 from rag.records import Paper, ProgressFn
-from rag.text import printable
+from rag.text import plural, printable
 from rag.writing.answer import Support
 from rag.writing.citation_check import CitedText, describe, read_against
 from rag.writing.paper_fit import CONTEXT_SENTENCES, ManuscriptScores, Pair, features, load_fit_model
@@ -34,8 +34,8 @@ MANUSCRIPT_ALIGNMENT = 0.75
 NOT_IN_LIBRARY = "not in the library"
 TITLE_ONLY = "known by its title only: no abstract to check against"
 NO_SENTENCE = "no sentence around the citation"
-STATED = "stated in the abstract"
-NOT_STATED = "the abstract does not state it (the paper may)"
+STATED = "the abstract states it"
+NOT_STATED = "the abstract does not state it (fine: the paper may)"
 STATED_TOGETHER = "stated by the sentence's citations together"
 # Not sentences (a table row's cells side by side, a heading): read leniently, never called a problem
 # (a retraction is one wherever it is cited).
@@ -83,8 +83,8 @@ _SHOWN = {
     Verdict.WRONG_PAPER: "likely the wrong paper",
     Verdict.CONTRADICTS: "contradicts",
     Verdict.RETRACTED: "retracted",
-    Verdict.FITS_STATED: "fits, stated",
-    Verdict.FITS_NOT_STATED: "fits, not stated in the abstract",
+    Verdict.FITS_STATED: "stated in the abstract",
+    Verdict.FITS_NOT_STATED: "not stated in the abstract",
     Verdict.CANNOT_CHECK: "cannot check",
 }
 _CODES = {
@@ -339,7 +339,14 @@ class ManuscriptChecker:
             columns = [self.library.column[s] for s in siblings if s in self.library.column]
             values = features(scores, Pair(index, j, text, support, columns))
             probability = model.probability(values)
-            if probability >= model.wrong_below(values) and probability > fit:
+            # A paper named as the better one must say something of the sentence itself: its abstract at
+            # least relates to it, or (known by title only) its title shares the sentence's words.
+            speaks = (
+                values["title_coverage"] > 0
+                if paper.no_abstract
+                else self._pair(text, paper).label not in (CheckLabel.UNSUPPORTED,)
+            )
+            if speaks and probability >= model.wrong_below(values) and probability > fit:
                 chosen.append((probability, paper))
         chosen.sort(key=lambda pair: -pair[0])
         return [
@@ -353,22 +360,23 @@ def _misfit(paper: Paper, library: LibraryView, index: int) -> str:
     """Why the paper looks like the wrong one: where it ranks for the sentence among the library's papers."""
     scores = library.scores
     if scores is None or paper.id not in library.column:
-        return "it does not fit the sentence"
+        return "it does not fit the sentence"  # never reached: the fit needs the scores
     row = scores.similarity[index] if scores.has_vectors else scores.lexical[index]
     rank = int((row > row[library.column[paper.id]]).sum()) + 1
-    return f"it fits the sentence less than {rank - 1} other papers of the library (rank {rank} of {len(row)})"
+    return f"{plural(rank - 1, 'other paper')} of the library fit the sentence better (rank {rank} of {len(row)})"
 
 
 def finding(check: CitationCheck) -> str:
     """One linter line, whole (the terminal wraps it; nothing is cut): ``paper.tex:42:17: wrong-paper
-    \\cite{k}: likely the wrong paper: it fits ... "sentence"; better: jones2021, lee2020``."""
+    \\cite{k} in "sentence": 12 other papers of the library fit the sentence better (rank 13 of 200); better:
+    jones2021, lee2020``."""
     cite = check.cite
-    line = f"{cite.file}:{cite.line}:{cite.column}: {check.verdict.code} {printable(cite.written)}: "
-    line += f"{check.verdict.shown}: {printable(check.reason)}"
+    line = f"{cite.file}:{cite.line}:{cite.column}: {check.verdict.code} {printable(cite.written)}"
     if check.sentence:
         line += f' in "{printable(check.sentence)}"'
+    line += f": {printable(check.reason)}"
     if check.verdict in (Verdict.CONTRADICTS, Verdict.FITS_STATED) and check.evidence:
-        line += f'; the abstract: "{printable(check.evidence)}"'
+        line += f'{":" if check.reason == STATED else "; the abstract:"} "{printable(check.evidence)}"'
     if check.suggestions:
         line += "; better: " + ", ".join(printable(s.paper.citekey) for s in check.suggestions)
     return line

@@ -44,12 +44,11 @@ EMBEDDING = (
     "similarity_margin",  # the best paper's cosine minus this one's
     "context_similarity",  # cosine with the sentence and its neighbours
     "context_rank",
+    # With nothing to compare (a key cited once, a sentence citing one paper) these take NEUTRAL_SIMILARITY:
+    # how often a key is cited says nothing of whether it is the right one.
     "same_key",  # the closest other sentence of the manuscript citing the same key
-    "same_key_missing",
     "siblings",  # mean cosine with the other papers cited in the same sentence
-    "siblings_missing",
     "nearby",  # closest of the papers cited in the sentences around it (the paragraph's topic)
-    "nearby_missing",
     *LEXICAL,
 )
 # Features that are absent for a pair get these neutral values (and their "missing" flag).
@@ -152,11 +151,8 @@ def features(scores: ManuscriptScores, pair: Pair) -> dict[str, float]:
         "context_similarity": float(context[pair.paper]),
         "context_rank": _rank(context, pair.paper),
         "same_key": float(same.max()) if same is not None else NEUTRAL_SIMILARITY,
-        "same_key_missing": float(same is None),
         "siblings": float(beside.mean()) if beside is not None else NEUTRAL_SIMILARITY,
-        "siblings_missing": float(beside is None),
         "nearby": float(near.max()) if near is not None else NEUTRAL_SIMILARITY,
-        "nearby_missing": float(near is None),
     }
 
 
