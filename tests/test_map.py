@@ -231,7 +231,7 @@ def test_one_paper_library_then_empty_library(tmp_path: Path, monkeypatch: pytes
     source.write_text(json.dumps({"title": "A lone paper", "abstract": "It is alone. Quite."}) + "\n")
     assert invoke("ingest", str(source))[0] == 0
     code, out, err = invoke("map", "-o", str(tmp_path / "map.html"))
-    assert code == 0 and "1 papers in 1 themes" in out, err
+    assert code == 0 and "1 paper in 1 theme," in out, err
     key = list_papers(Context(load_settings())).papers[0].citekey
     assert key in (tmp_path / "map.html").read_text(encoding="utf-8")
     assert invoke("remove", key)[0] == 0
@@ -248,6 +248,12 @@ def test_bad_output_path_is_one_clear_line(tmp_path: Path, name: str, message: s
     (tmp_path / "folder.png").mkdir()
     code, _, err = invoke("map", "-o", str(tmp_path / name))
     assert code == 1 and message in err and _one_error_line(err)
+
+
+def test_map_help_says_what_k_does_there() -> None:
+    code, out, _ = invoke("map", "--help")
+    assert code == 0 and "How many hits of --query to highlight" in " ".join(out.split())
+    assert "Number of papers to retrieve" not in out
 
 
 def test_unknown_cite_and_empty_query_are_one_clear_line(seeded: Path, tmp_path: Path) -> None:
