@@ -62,9 +62,9 @@ class VenueWatch:
         adopt = self._adopt
         mixed = self.mixed
 
-        def watched(paper: Paper, preferred: Paper, fallback: Paper) -> None:
+        def watched(paper: Paper, preferred: Paper, fallback: Paper, details: Paper | None = None) -> None:
             options = {_venue(preferred), _venue(fallback)}
-            adopt(paper, preferred, fallback)
+            adopt(paper, preferred, fallback, details)
             if _venue(paper) not in options:
                 mixed.append(paper.citekey or paper.id)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rag.corpus.identity import assign_citekeys, resolve_key_clashes
-from rag.corpus.merging import Merge, WorkFinder, merge_paper, merge_work, read_from_pdf
+from rag.corpus.merging import Merge, WorkFinder, merge_paper, merge_work, read_from_pdf, separate_edition
 from rag.errors import StoreError
 from rag.records import DESCRIPTIVE_FIELDS, Paper, SeedList
 
@@ -61,10 +61,13 @@ class Catalog:
                 paper.lists = [name for name in paper.lists if name not in replaced]
         incoming = {paper.id: paper for paper in papers}
         works = WorkFinder(self.papers.values())
-        read_again: set[str] = set(incoming)  # ids of the papers this read touched
+        read_again: set[str] = set()  # ids of the papers this read touched
         for paper in incoming.values():
             if paper.id in copies and _read_back(self.papers.get(paper.id), paper):
+                read_again.add(paper.id)
                 continue
+            separate_edition(self.papers, paper)
+            read_again.add(paper.id)
             known = self.papers.get(paper.id) or works.find(paper)
             # A paper whose sources were all just forgotten is being read again, not met in another file.
             other_kind = known is not None and bool(known.sources) and read_from_pdf(known) != read_from_pdf(paper)
