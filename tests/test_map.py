@@ -129,6 +129,16 @@ def test_theme_names_read_each_paper_once(monkeypatch: pytest.MonkeyPatch) -> No
     assert len(names) == 6 and all(names) and sorted(read) == sorted(p.id for p in papers)
 
 
+def test_a_theme_name_says_each_word_once_in_one_form() -> None:
+    texts = ["Stem cells and the cell cycle of immune cells.", "Immune cell therapy; immunity of stem cells."]
+    papers = [Paper(id=f"c{i}", text=texts[i % 2], title=f"Cells {i}", citekey=f"c{i}") for i in range(8)]
+    others = [Paper(id=f"o{i}", text="Graph networks on GPUs.", title="GPUs", citekey=f"o{i}") for i in range(8)]
+    (name, _) = theme_names([list(range(8)), list(range(8, 16))], [*papers, *others])
+    words = name.split(", ")
+    assert "cells" in words and "cell" not in words and not {"immune", "immunity"} <= set(words), name
+    assert len(words) == len(set(words)) and len(words) == outline.THEME_NAME_WORDS
+
+
 def test_theme_names_sit_on_their_own_papers(monkeypatch: pytest.MonkeyPatch) -> None:
     count = LABEL_ALL_MAX + 10
     monkeypatch.setattr(mapping, "TSNE_MIN_PAPERS", count + 1)

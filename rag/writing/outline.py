@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -118,8 +118,23 @@ def theme_names(groups: Sequence[Sequence[int]], papers: Sequence[Paper]) -> lis
         for index in group:
             inside.update(words[index])
         scored = sorted(inside, key=lambda w: (-inside[w] * math.log(1 + len(papers) / overall[w]), w))
-        names.append(", ".join(scored[:THEME_NAME_WORDS]) or "other")
+        names.append(", ".join(_distinct_forms(scored, THEME_NAME_WORDS)) or "other")
     return names
+
+
+def _distinct_forms(words: Iterable[str], count: int) -> list[str]:
+    """The first ``count`` of ``words``, leaving out a word in another form of one already chosen ('cell' after
+    'cells', 'immunity' after 'immune'): one name says each thing once."""
+    chosen: list[str] = []
+    stems: set[tuple[str, ...]] = set()
+    for word in words:
+        stem = tuple(tokenize(word)) or (word,)
+        if stem not in stems:
+            stems.add(stem)
+            chosen.append(word)
+        if len(chosen) == count:
+            break
+    return chosen
 
 
 def outline(topic: str, papers: Sequence[Paper], embedder: Embedder | None, label: str = OUTLINE_LABEL) -> Answer:
