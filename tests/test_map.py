@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import HETEROGENEOUS_QUESTION
+from matplotlib.transforms import Bbox
 from typer.testing import CliRunner
 
 from rag.cli import app
@@ -19,7 +20,7 @@ from rag.mapping import layout as mapping
 from rag.mapping.html import SCRIPT, render_html
 from rag.mapping.layout import LABEL_ALL_MAX, layout, project
 from rag.mapping.picture import LibraryMap
-from rag.mapping.png import figure, render_png
+from rag.mapping.png import box_of, figure, render_png
 from rag.records import Paper
 from rag.services.context import Context
 from rag.services.mapping import build_map
@@ -148,15 +149,26 @@ def test_theme_names_sit_on_their_own_papers(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def covered_labels(drawn: LibraryMap) -> tuple[int, list[tuple[str, str]]]:
-    """How many labels the PNG draws on its map, and the pairs of them that overlap."""
+    """How many labels the PNG draws on its map, and the pairs of them that overlap (a theme's name with its box);
+    none may reach outside the map."""
     page = figure(drawn)
     page.canvas.draw()
+    renderer = page.canvas.get_renderer()  # type: ignore[attr-defined]
     texts = page.axes[0].texts
-    boxes = [text.get_window_extent() for text in texts]
+    boxes = [box_of(text, renderer) for text in texts]
+    inside = page.axes[0].get_window_extent(renderer)
+    clipped = [t.get_text() for t, b in zip(texts, boxes, strict=True) if not _within(b, inside)]
+    assert not clipped, f"labels reaching outside the map: {clipped}"
     covered = [(texts[a].get_text(), texts[b].get_text()) for a in range(len(boxes)) for b in range(a)]
     return len(texts), [
         pair for pair, (a, b) in zip(covered, _pairs(len(boxes)), strict=True) if boxes[a].overlaps(boxes[b])
     ]
+
+
+def _within(box: Bbox, inside: Bbox) -> bool:
+    return bool(
+        box.x0 >= inside.x0 - 1 and box.y0 >= inside.y0 - 1 and box.x1 <= inside.x1 + 1 and box.y1 <= inside.y1 + 1
+    )
 
 
 def _pairs(count: int) -> list[tuple[int, int]]:
