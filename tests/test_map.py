@@ -138,6 +138,8 @@ def test_a_theme_name_says_each_word_once_in_one_form() -> None:
     words = name.split(", ")
     assert "cells" in words and "cell" not in words and not {"immune", "immunity"} <= set(words), name
     assert len(words) == len(set(words)) and len(words) == outline.THEME_NAME_WORDS
+    forms = ["inflammatory", "immune", "inflammation", "cells", "cell", "immunity", "stem"]
+    assert outline._distinct_forms(forms, 3) == ["inflammatory", "immune", "cells"]
 
 
 def test_theme_names_sit_on_their_own_papers(monkeypatch: pytest.MonkeyPatch) -> None:
