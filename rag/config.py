@@ -245,6 +245,53 @@ def _unknown_in_config_file() -> list[str]:
     return warnings
 
 
+def setting_variable(field: str) -> str:
+    """The environment variable that sets ``field``: RAG_TOP_K, or its alias (OPENAI_API_KEY)."""
+    alias = Settings.model_fields[field].validation_alias
+    return alias if isinstance(alias, str) else f"{ENV_PREFIX}{field.upper()}"
+
+
+def setting_sources(overrides: dict[str, Any]) -> list[tuple[str, set[str]]]:
+    """Each source of settings in precedence order, with the names it gives (fields or variables)."""
+    from pydantic_settings import DotEnvSettingsSource, EnvSettingsSource
+
+    return [
+        ("flag", {name for name, value in overrides.items() if value is not None}),
+        ("environment", set(EnvSettingsSource(Settings)())),
+        (f"{ENV_FILE} ({Path(ENV_FILE).resolve()})", set(DotEnvSettingsSource(Settings, env_file=ENV_FILE)())),
+        (f"config file ({user_config_file()})", set(TomlConfigSettingsSource(Settings, user_config_file())())),
+    ]
+
+
+def source_of(field: str, sources: list[tuple[str, set[str]]]) -> str:
+    """Where ``field``'s value comes from: the first source that gives it, else the default."""
+    variable = setting_variable(field)
+    return next((name for name, keys in sources if field in keys or variable in keys), "default")
+
+
+def _blamed(errors: list[Any], overrides: dict[str, Any]) -> str:
+    """'top_k = 0 in the config file (PATH): Input should be ...': each bad value named where it was set."""
+    try:
+        sources = setting_sources(overrides)
+    except Exception:  # a source that cannot be read at all: the settings' own error says the rest
+        sources = []
+    problems = []
+    for error in errors:
+        field = str(error["loc"][0]) if error["loc"] else "setting"
+        message = str(error["msg"]).removeprefix("Value error, ")
+        if field not in Settings.model_fields:
+            problems.append(f"{field}: {message}")
+            continue
+        where = source_of(field, sources) if sources else "flags, RAG_* variables, .env or config file"
+        place = "given as a flag" if where == "flag" else f"in the {where}"
+        value = "…" if "key" in field else error["input"]  # never print a key
+        if where == "environment" or where.startswith(ENV_FILE):
+            problems.append(f"{setting_variable(field)}={value} {place}: {message}")
+        else:
+            problems.append(f"{field} = {value!r} {place}: {message}")
+    return "; ".join(problems)
+
+
 def load_settings(**overrides: Any) -> Settings:
     """Build settings, letting explicit (flag) values win over the environment.
 
@@ -265,7 +312,6 @@ def load_settings(**overrides: Any) -> Settings:
     except SettingsError as exc:  # e.g. RAG_LLM_PRICES that is not JSON
         raise InputError(f"invalid setting: {exc}; check your RAG_* variables and .env") from None
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'setting'}: {err['msg']}" for err in exc.errors()
-        )
-        raise InputError(f"invalid setting ({problems}); check your flags, RAG_* variables and .env") from exc
+        raise InputError(
+            f"invalid setting {_blamed(exc.errors(), given)}; fix it there (`rag config` shows every setting's source)"
+        ) from exc

@@ -27,6 +27,9 @@ DESCRIPTIVE_FIELDS = (
     "item_type",
 )
 
+# Where a paper appeared, and as what: one record's, together (see Paper.adopt_metadata).
+VENUE_FIELDS = ("venue", "volume", "issue", "pages", "publisher", "item_type")
+
 
 @dataclass
 class Passage:
@@ -101,11 +104,18 @@ class Paper:
         """What retrieval matches: the title (when known) followed by the abstract."""
         return f"{self.title}. {self.text}" if self.title else self.text
 
-    def adopt_metadata(self, preferred: Paper, fallback: Paper) -> None:
-        """Each descriptive field (title, authors, year, ids, BibTeX entry) from ``preferred``
-        where it has one, else from ``fallback``."""
+    def adopt_metadata(self, preferred: Paper, fallback: Paper, details: Paper | None = None) -> None:
+        """Each descriptive field (title, authors, year, ids, BibTeX entry) from ``preferred`` where it has one,
+        else from ``fallback``; but where the paper appeared (``VENUE_FIELDS``) all from one record, never
+        field by field (a preprint's venue with the proceedings' pages cites neither): from ``details``, else
+        ``preferred`` when it says any of it, else ``fallback``."""
+        if details is None:
+            details = preferred if any(getattr(preferred, name) for name in VENUE_FIELDS) else fallback
         for name in DESCRIPTIVE_FIELDS:
-            setattr(self, name, getattr(preferred, name) or getattr(fallback, name))
+            if name in VENUE_FIELDS:
+                setattr(self, name, getattr(details, name))
+            else:
+                setattr(self, name, getattr(preferred, name) or getattr(fallback, name))
 
     def passage_text(self, passage: Passage) -> str:
         """What retrieval matches for a passage: the paper's title gives it context."""

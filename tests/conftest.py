@@ -28,10 +28,13 @@ HETEROGENEOUS_QUESTION = "which works target heterogeneous GPUs?"
 
 
 def _model_dir() -> Path | None:
+    """RAG_EMBED_MODEL_DIR, else the shared copy beside the checkout, else the files Chroma downloaded once
+    (`rag ask ...` run online): the README's way to run the model tests on a fresh clone."""
+    from rag.embed.choice import chroma_cache_dir
     from rag.embed.onnx import model_files_dir
 
     configured = os.environ.get("RAG_EMBED_MODEL_DIR")
-    for candidate in (Path(configured) if configured else None, SHARED_MODEL):
+    for candidate in (Path(configured) if configured else None, SHARED_MODEL, chroma_cache_dir()):
         if candidate is not None and model_files_dir(candidate) is not None:
             return candidate
     return None

@@ -82,7 +82,7 @@ def test_papers_and_show(seeded: Path) -> None:
         (("ask", ""), "error: the question is empty"),
         (("search", "gpus", "-k", "0"), "error: -k must be at least 1"),
         (("ingest", "missing-folder"), "error: no such file or folder: missing-folder"),
-        (("--collection", "x", "papers"), "error: invalid setting (collection"),
+        (("--collection", "x", "papers"), "error: invalid setting collection = 'x' given as a flag: collection names"),
     ],
 )
 def test_errors_are_one_line_exit_1(seeded: Path, args: tuple[str, ...], message: str) -> None:
@@ -113,6 +113,31 @@ def test_hostile_text_is_shown_literally(tmp_path: Path) -> None:
     code, out, _ = invoke("--collection", "evil", "search", "heterogeneous GPU scheduling")
     assert code == 0
     assert "[red]GPU[/red]" in out and "\x1b" not in out and "\u200b" not in out
+
+
+def test_show_says_a_title_only_paper_has_no_abstract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.console import Console
+
+    from rag.cli.render import render_paper
+    from rag.formats.details import NO_ABSTRACT
+    from rag.mcp_server.payloads import show_text
+    from rag.records import Paper
+    from rag.services.results import PaperView
+
+    monkeypatch.setenv("RAG_EMBED_MODEL", "none")
+    (tmp_path / "books.bib").write_text("@book{roe1999, title={Scheduling Clusters by Hand}, author={Roe, Ann}}\n")
+    assert invoke("--collection", "books", "ingest", str(tmp_path / "books.bib"))[0] == 0
+    code, out, _ = invoke("--collection", "books", "show", "roe1999")
+    assert code == 0 and out.rstrip().endswith(NO_ABSTRACT)
+    assert out.count("Scheduling Clusters by Hand") == 1, "the title is not shown again as if it were the abstract"
+    code, out, _ = invoke("--collection", "books", "show", "roe1999", "--json")
+    paper = json.loads(out)
+    assert paper["no_abstract"] is True
+    view = PaperView(Paper.from_dict({k: v for k, v in paper.items() if k != "list_subjects"}), [])
+    assert "no abstract" in show_text(view) and show_text(view).count("Scheduling Clusters by Hand") == 1
+    terminal = Console(force_terminal=True, width=100, record=True)
+    render_paper(terminal, view)
+    assert "no abstract" in terminal.export_text()
 
 
 def test_help_lists_commands() -> None:

@@ -78,3 +78,25 @@ def test_a_broken_or_misspelt_config_file_is_one_line(seeded: Path) -> None:
 def test_an_empty_config_file_variable_means_the_default_place(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
     monkeypatch.setenv("RAG_CONFIG_FILE", value)
     assert user_config_file().name == "config.toml" and user_config_file().parent.name == "rag"
+
+
+def test_a_bad_value_is_blamed_on_the_place_that_set_it_and_a_flag_overrides_it(seeded: Path) -> None:
+    user_config_file().parent.mkdir(parents=True)
+    user_config_file().write_text("top_k = 0\n")
+    bad = runner.invoke(app, ["search", "heterogeneous GPUs"])
+    assert bad.exit_code == 1 and bad.stderr.count("\n") == 1
+    assert f"top_k = 0 in the config file ({user_config_file()})" in bad.stderr
+    assert "RAG_* variables and .env" not in bad.stderr
+    flagged = runner.invoke(app, ["search", "heterogeneous GPUs", "-k", "1", "--json"])
+    assert flagged.exit_code == 0, flagged.stderr
+    assert len(json.loads(flagged.stdout)["hits"]) == 1
+    from_env = runner.invoke(app, ["papers"], env={"RAG_TOP_K": "-3"})
+    assert from_env.exit_code == 1 and "RAG_TOP_K=-3 in the environment" in from_env.stderr
+    assert runner.invoke(app, ["search", "GPUs", "-k", "0"]).exit_code == 1, "a bad -k is refused, not ignored"
+
+
+def test_a_bad_key_is_never_printed_in_the_blame(seeded: Path) -> None:
+    user_config_file().parent.mkdir(parents=True)
+    user_config_file().write_text(f'llm_api_key = ["{SECRET}"]\n')
+    bad = runner.invoke(app, ["papers"])
+    assert bad.exit_code == 1 and "llm_api_key" in bad.stderr and SECRET not in bad.stderr

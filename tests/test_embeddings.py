@@ -76,3 +76,36 @@ def test_without_a_downloader_nothing_is_fetched_or_written(tmp_path: Path, monk
     choice = choose_embedder(load_settings(data_dir=data_dir), cache_dir=tmp_path / "empty-cache", download=None)
     assert choice.embedder is None and choice.notice
     assert not data_dir.exists(), "a read-only probe creates no folder and no download marker"
+
+
+@needs_model
+def test_a_words_only_library_gets_its_vectors_from_the_first_command_that_finds_the_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More papers than a reader embeds after an interrupted ingest: a library made without the model has no
+    vector at all, and the README promises the next command that finds the model adds them."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from rag.cli import app
+    from rag.index.opener import READER_SYNC_LIMIT
+
+    runner = CliRunner()
+    count = READER_SYNC_LIMIT + 6
+    source = tmp_path / "many.jsonl"
+    records = (
+        {"title": f"Paper {n} on topic {n % 7}", "abstract": f"We study case {n} of topic {n % 7}."}
+        for n in range(count)
+    )
+    source.write_text("".join(json.dumps(r) + "\n" for r in records))
+    monkeypatch.setenv("RAG_COLLECTION", "later")
+    monkeypatch.setenv("RAG_EMBED_MODEL_DIR", str(tmp_path / "nowhere"))
+    assert runner.invoke(app, ["ingest", str(source)]).exit_code == 0
+    monkeypatch.setenv("RAG_EMBED_MODEL_DIR", str(MODEL_DIR))
+    found = runner.invoke(app, ["search", "case 3 of topic 3", "--json"])
+    assert found.exit_code == 0, found.stderr
+    assert f"adding vectors for {count} papers" in found.stderr
+    listed = json.loads(runner.invoke(app, ["collections", "--json"]).stdout)["collections"]
+    assert [(c["papers"], c["vectors"]) for c in listed if c["name"] == "later"] == [(count, count)]
+    assert "adding vectors" not in runner.invoke(app, ["search", "topic 2"]).stderr, "once"

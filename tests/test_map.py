@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import HETEROGENEOUS_QUESTION
+from matplotlib.transforms import Bbox
 from typer.testing import CliRunner
 
 from rag.cli import app
@@ -19,7 +20,7 @@ from rag.mapping import layout as mapping
 from rag.mapping.html import SCRIPT, render_html
 from rag.mapping.layout import LABEL_ALL_MAX, layout, project
 from rag.mapping.picture import LibraryMap
-from rag.mapping.png import figure, render_png
+from rag.mapping.png import box_of, figure, render_png
 from rag.records import Paper
 from rag.services.context import Context
 from rag.services.mapping import build_map
@@ -129,6 +130,18 @@ def test_theme_names_read_each_paper_once(monkeypatch: pytest.MonkeyPatch) -> No
     assert len(names) == 6 and all(names) and sorted(read) == sorted(p.id for p in papers)
 
 
+def test_a_theme_name_says_each_word_once_in_one_form() -> None:
+    texts = ["Stem cells and the cell cycle of immune cells.", "Immune cell therapy; immunity of stem cells."]
+    papers = [Paper(id=f"c{i}", text=texts[i % 2], title=f"Cells {i}", citekey=f"c{i}") for i in range(8)]
+    others = [Paper(id=f"o{i}", text="Graph networks on GPUs.", title="GPUs", citekey=f"o{i}") for i in range(8)]
+    (name, _) = theme_names([list(range(8)), list(range(8, 16))], [*papers, *others])
+    words = name.split(", ")
+    assert "cells" in words and "cell" not in words and not {"immune", "immunity"} <= set(words), name
+    assert len(words) == len(set(words)) and len(words) == outline.THEME_NAME_WORDS
+    forms = ["inflammatory", "immune", "inflammation", "cells", "cell", "immunity", "stem"]
+    assert outline._distinct_forms(forms, 3) == ["inflammatory", "immune", "cells"]
+
+
 def test_theme_names_sit_on_their_own_papers(monkeypatch: pytest.MonkeyPatch) -> None:
     count = LABEL_ALL_MAX + 10
     monkeypatch.setattr(mapping, "TSNE_MIN_PAPERS", count + 1)
@@ -138,15 +151,26 @@ def test_theme_names_sit_on_their_own_papers(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def covered_labels(drawn: LibraryMap) -> tuple[int, list[tuple[str, str]]]:
-    """How many labels the PNG draws on its map, and the pairs of them that overlap."""
+    """How many labels the PNG draws on its map, and the pairs of them that overlap (a theme's name with its box);
+    none may reach outside the map."""
     page = figure(drawn)
     page.canvas.draw()
+    renderer = page.canvas.get_renderer()  # type: ignore[attr-defined]
     texts = page.axes[0].texts
-    boxes = [text.get_window_extent() for text in texts]
+    boxes = [box_of(text, renderer) for text in texts]
+    inside = page.axes[0].get_window_extent(renderer)
+    clipped = [t.get_text() for t, b in zip(texts, boxes, strict=True) if not _within(b, inside)]
+    assert not clipped, f"labels reaching outside the map: {clipped}"
     covered = [(texts[a].get_text(), texts[b].get_text()) for a in range(len(boxes)) for b in range(a)]
     return len(texts), [
         pair for pair, (a, b) in zip(covered, _pairs(len(boxes)), strict=True) if boxes[a].overlaps(boxes[b])
     ]
+
+
+def _within(box: Bbox, inside: Bbox) -> bool:
+    return bool(
+        box.x0 >= inside.x0 - 1 and box.y0 >= inside.y0 - 1 and box.x1 <= inside.x1 + 1 and box.y1 <= inside.y1 + 1
+    )
 
 
 def _pairs(count: int) -> list[tuple[int, int]]:
@@ -231,7 +255,7 @@ def test_one_paper_library_then_empty_library(tmp_path: Path, monkeypatch: pytes
     source.write_text(json.dumps({"title": "A lone paper", "abstract": "It is alone. Quite."}) + "\n")
     assert invoke("ingest", str(source))[0] == 0
     code, out, err = invoke("map", "-o", str(tmp_path / "map.html"))
-    assert code == 0 and "1 papers in 1 themes" in out, err
+    assert code == 0 and "1 paper in 1 theme," in out, err
     key = list_papers(Context(load_settings())).papers[0].citekey
     assert key in (tmp_path / "map.html").read_text(encoding="utf-8")
     assert invoke("remove", key)[0] == 0
@@ -248,6 +272,12 @@ def test_bad_output_path_is_one_clear_line(tmp_path: Path, name: str, message: s
     (tmp_path / "folder.png").mkdir()
     code, _, err = invoke("map", "-o", str(tmp_path / name))
     assert code == 1 and message in err and _one_error_line(err)
+
+
+def test_map_help_says_what_k_does_there() -> None:
+    code, out, _ = invoke("map", "--help")
+    assert code == 0 and "How many hits of --query to highlight" in " ".join(out.split())
+    assert "Number of papers to retrieve" not in out
 
 
 def test_unknown_cite_and_empty_query_are_one_clear_line(seeded: Path, tmp_path: Path) -> None:

@@ -63,7 +63,7 @@ def main_options(
     The first command indexes the bundled corpus (two lists of related papers on
     distributed training). Add your own with `rag ingest`.
     """
-    STATE.data_dir, STATE.collection, STATE.debug = data_dir, collection, debug
+    STATE.data_dir, STATE.collection, STATE.debug, STATE.top_k = data_dir, collection, debug, None
     if context.invoked_subcommand is None:  # bare `rag`: the help, as a successful answer to "what is this?"
         typer.echo(context.get_help())
 

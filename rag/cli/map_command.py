@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 
-from rag.cli.options import TopK
+from rag.cli.options import HighlightedHits
 from rag.cli.runtime import context, handle_errors
 from rag.services.requests import DEFAULT_MAP_SEED
+from rag.text import plural
 
 
 @handle_errors
@@ -38,7 +39,7 @@ def map_command(
     seed: Annotated[
         int, typer.Option("--seed", metavar="N", help="Layout seed: the same seed draws the same map.")
     ] = DEFAULT_MAP_SEED,
-    top_k: TopK = None,
+    top_k: HighlightedHits = None,
 ) -> None:
     """Draw the library as a map (PNG or HTML).
 
@@ -51,6 +52,6 @@ def map_command(
         result = draw_map(ctx, MapRequest(output, query, cite or [], seed, top_k))
     drawn = result.map
     typer.echo(
-        f"wrote {result.output} ({result.size:,} bytes): {len(drawn.points)} papers in {len(drawn.themes)} themes, "
-        f"{drawn.method}"
+        f"wrote {result.output} ({result.size:,} bytes): {plural(len(drawn.points), 'paper')} in "
+        f"{plural(len(drawn.themes), 'theme')}, {drawn.method}"
     )

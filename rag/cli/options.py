@@ -60,8 +60,31 @@ Bibliography = Annotated[
         + ".",
     ),
 ]
+
+
+def _top_k_flag(value: int | None) -> int | None:
+    """-k N is a flag: it wins over RAG_TOP_K and the config file (a bad value there too). A bad -k itself is
+    the request's to refuse, with its own message."""
+    from rag.cli.runtime import STATE
+
+    STATE.top_k = value if value is not None and value >= 1 else None
+    return value
+
+
 TopK = Annotated[
-    int | None, typer.Option("-k", "--top-k", metavar="N", help="Number of papers to retrieve [default: 5].")
+    int | None,
+    typer.Option("-k", "--top-k", metavar="N", help="Number of papers to retrieve [default: 5].", callback=_top_k_flag),
+]
+# `rag map -k`: retrieves nothing itself, it says how many search hits --query marks.
+HighlightedHits = Annotated[
+    int | None,
+    typer.Option(
+        "-k",
+        "--top-k",
+        metavar="N",
+        help="How many hits of --query to highlight (as `rag search -k N`) [default: 5].",
+        callback=_top_k_flag,
+    ),
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 Since = Annotated[int | None, typer.Option("--since", metavar="YEAR", help="Only papers from this year on.")]

@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from rag.formats.details import detail_rows
+from rag.formats.details import abstract_lines, detail_rows
 from rag.formats.markdown import reference
 from rag.records import LogEntry, Paper
 from rag.services.configuration import ConfigView
@@ -267,7 +267,7 @@ def render_paper(console: Console, view: PaperView) -> None:
         fields = [("title", paper.display_title), *detail_rows(paper), *(("related to", s.subject) for s in view.lists)]
         if paper.passages:
             fields.append(("full text", _passages_note(paper)))
-        abstract = clean(paper.text) + ("\n(abstract cut short in the source)" if paper.truncated else "")
+        abstract = "\n".join(clean(line) for line in abstract_lines(paper))
         lines = (f"{label}\t{' '.join(clean(value).split())}\n" for label, value in fields)  # one field, one line
         console.file.write("".join(lines) + f"\n{abstract}\n")
         return
@@ -278,9 +278,10 @@ def render_paper(console: Console, view: PaperView) -> None:
         rows.add_row(label, Text(clean(value)))
     for seed_list in view.lists:
         rows.add_row("related to", Text(clean(seed_list.subject)))
-    body = Text(clean(paper.text))
-    if paper.truncated:
-        body.append("\n(abstract cut short in the source)", style="dim")
+    text, *notes = abstract_lines(paper)
+    body = Text(clean(text), style="dim" if paper.no_abstract else "")
+    for note in notes:
+        body.append(f"\n{note}", style="dim")
     if paper.passages:
         body.append(f"\n\nfull text: {_passages_note(paper)}", style="dim")
     console.print(Panel(Group(rows, Text(), body), title=Text(clean(paper.display_title)), title_align="left"))

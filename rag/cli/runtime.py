@@ -43,6 +43,8 @@ class State:
     data_dir: Path | None = None
     collection: str | None = None
     debug: bool = False
+    # -k N of the command: a flag, so it wins over RAG_TOP_K and the config file (a bad value there included).
+    top_k: int | None = None
 
 
 STATE = State()
@@ -207,7 +209,8 @@ class ProgressBar:
 def settings(**overrides: Any) -> Settings:
     from rag.config import load_settings
 
-    return load_settings(data_dir=STATE.data_dir, collection=STATE.collection, **overrides)
+    flags: dict[str, Any] = {"data_dir": STATE.data_dir, "collection": STATE.collection, "top_k": STATE.top_k}
+    return load_settings(**{**flags, **overrides})
 
 
 @contextmanager

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from rag.corpus.entries import finish, year_in
 from rag.corpus.identity import arxiv_in, arxiv_value
 from rag.corpus.latex import latex_to_text
 from rag.corpus.names import normalize_name
+from rag.corpus.own_records import ADDED_FIELDS, ENTRY_KEY, Parsed, bibtex_record, restore
 from rag.corpus.types import csl_type
 from rag.errors import InputError
 from rag.records import Paper
@@ -55,7 +57,23 @@ def _first(fields: dict[str, str], names: tuple[str, ...]) -> str:
     return latex_to_text(next((fields[name] for name in names if fields.get(name, "").strip()), ""))
 
 
-def _paper(entry: Any, file_name: str) -> Paper | None:
+def _aliases(value: str) -> list[str]:
+    """biblatex's ``ids``: the other keys an entry is cited by."""
+    return [key for key in (part.strip() for part in value.split(",")) if key]
+
+
+def _without_added(entry: Any, record: Mapping[str, Any] | None) -> Any:
+    """The entry as its owner wrote it: the fields rag's export added to it (its record lists them) taken off."""
+    from bibtexparser.model import Entry
+
+    added = record.get(ADDED_FIELDS) if record is not None else None
+    if not isinstance(added, list):
+        return entry
+    names = {str(name).lower() for name in added}
+    return Entry(entry.entry_type, entry.key, [field for field in entry.fields if field.key.lower() not in names])
+
+
+def _paper(entry: Any, file_name: str, record: Mapping[str, Any] | None = None) -> Paper | None:
     fields = {field.key.lower(): str(field.value) for field in entry.fields}  # JabRef writes 'Title'
     kind = entry.entry_type.lower()
     arxiv = _arxiv(fields)
@@ -67,7 +85,8 @@ def _paper(entry: Any, file_name: str) -> Paper | None:
         arxiv=arxiv,
         doi=fields.get("doi") or None,
         citekey=entry.key,
-        bibtex=_entry_text(entry),
+        aliases=[key for key in _aliases(fields.get("ids", "")) if key != entry.key],
+        bibtex=_entry_text(_without_added(entry, record)),
         venue=_first(fields, _VENUE),
         volume=fields.get("volume"),
         issue=fields.get("issue") or (fields.get("number") if kind == "article" else None),
@@ -77,14 +96,13 @@ def _paper(entry: Any, file_name: str) -> Paper | None:
         year=year_in(fields.get("year") or fields.get("date")),
         # A preprint: Zotero and Better BibTeX write them as @misc/@online/@article with an arXiv id.
         item_type="article" if arxiv and kind in ("misc", "online", "unpublished") else csl_type("bibtex", kind),
-        # biblatex's `ids`: other keys biber resolves to this entry.
-        aliases=[key for key in (k.strip() for k in fields.get("ids", "").split(",")) if key and key != entry.key],
     )
     return finish(paper, f"{file_name}#{entry.key}", file_name)
 
 
-def parse_bibtex(text: str, file_name: str) -> tuple[list[Paper], list[str]]:
-    """Papers from a .bib file, and a warning (file:line) per entry that could not be used."""
+def parse_bibtex(text: str, file_name: str) -> Parsed:
+    """Papers from a .bib file, and a warning (file:line) per entry that could not be used; an entry of rag's
+    own export is the paper its record carries (rag.corpus.own_records)."""
     from bibtexparser.entrypoint import parse_string
 
     logging.getLogger("bibtexparser").setLevel(logging.ERROR)  # problems are reported as warnings below
@@ -103,18 +121,27 @@ def parse_bibtex(text: str, file_name: str) -> tuple[list[Paper], list[str]]:
             continue
         kind = "duplicate key, kept the first" if "Duplicate" in type(block).__name__ else "syntax error, skipped"
         warnings.append(f"{where}: {kind}")
-    papers = []
+    records = {record[ENTRY_KEY]: record for record in map(bibtex_record, _comments(library)) if record}
+    papers, copies = [], set()
     for entry in entries:
-        paper = _paper(entry, file_name)
+        where = f"{file_name}:{(entry.start_line or 0) + 1}"
+        record = records.get(entry.key)
+        paper = _paper(entry, file_name, record)
         if paper is None:
-            warnings.append(
-                f"{file_name}:{(entry.start_line or 0) + 1}: entry '{entry.key}' has neither title nor abstract"
-            )
-        else:
-            papers.append(paper)
+            warnings.append(f"{where}: entry '{entry.key}' has neither title nor abstract")
+            continue
+        if record is not None and restore(paper, record, where, warnings):
+            copies.add(paper.id)
+        papers.append(paper)
     if not papers and warnings:
         raise InputError(f"{file_name}: no usable BibTeX entry ({'; '.join(warnings[:3])})")
-    return papers, warnings
+    return Parsed(papers, warnings, frozenset(copies))
+
+
+def _comments(library: Any) -> list[str]:
+    from bibtexparser.model import ExplicitComment
+
+    return [block.comment for block in library.blocks if isinstance(block, ExplicitComment)]
 
 
 def _entry_text(entry: object) -> str | None:

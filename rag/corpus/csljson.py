@@ -15,6 +15,7 @@ from typing import Any
 from rag.corpus.entries import clean_text, finish
 from rag.corpus.identity import TRUNCATION_MARK, arxiv_in, arxiv_value, normalize_text
 from rag.corpus.names import normalize_name
+from rag.corpus.own_records import Parsed, csl_record, restore
 from rag.corpus.types import CSL_TYPES
 from rag.errors import InputError
 from rag.records import Paper
@@ -114,10 +115,12 @@ def _items(data: object, file_name: str) -> tuple[Sequence[object], list[str]]:
     raise InputError(f"{file_name}: not CSL JSON (the top level must be a list of items, got {type(data).__name__})")
 
 
-def parse_csl_json(data: object, file_name: str) -> tuple[list[Paper], list[str]]:
-    """Papers from decoded CSL JSON, and a warning (file:item N) per item that could not be used."""
+def parse_csl_json(data: object, file_name: str) -> Parsed:
+    """Papers from decoded CSL JSON, and a warning (file:item N) per item that could not be used; an item of
+    rag's own export is the paper its record carries (rag.corpus.own_records)."""
     items, warnings = _items(data, file_name)
     papers: list[Paper] = []
+    copies: set[str] = set()
     seen: set[str] = set()
     for number, item in enumerate(items, start=1):
         where = f"{file_name}:item {number}"
@@ -158,14 +161,19 @@ def parse_csl_json(data: object, file_name: str) -> tuple[list[Paper], list[str]
             url=_text(item.get("URL")) or None,
             item_type=str(item.get("type")) if item.get("type") in CSL_TYPES else None,
         )
-        papers.extend(p for p in [finish(paper, f"{file_name}#{key or number}", file_name)] if p)
+        finished = finish(paper, f"{file_name}#{key or number}", file_name)
+        if finished is None:
+            continue
+        if (record := csl_record(item)) is not None and restore(finished, record, where, warnings):
+            copies.add(finished.id)
+        papers.append(finished)
     if not papers:
         reasons = "; ".join(warnings[:3]) or "the list is empty"
         raise InputError(f"{file_name}: no usable CSL JSON item ({reasons})")
-    return papers, warnings
+    return Parsed(papers, warnings, frozenset(copies))
 
 
-def read_csl_json(text: str, file_name: str) -> tuple[list[Paper], list[str]] | None:
+def read_csl_json(text: str, file_name: str) -> Parsed | None:
     """Papers when ``text`` is CSL JSON, None when it is some other JSON (for the export reader)."""
     try:
         data = json.loads(text)

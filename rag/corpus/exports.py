@@ -14,6 +14,7 @@ from typing import Any
 
 from rag.corpus.csvfile import read_table
 from rag.corpus.export_schemas import schema_for
+from rag.corpus.own_records import Parsed, is_own_jsonl, restore
 from rag.corpus.schemas import FIELDS, Lookup, Schema, column_key, to_paper
 from rag.errors import InputError
 from rag.records import Paper
@@ -79,23 +80,28 @@ def _check_mapping(mapping: Mapping[str, str], columns: list[str], file_name: st
         raise InputError(f"{file_name}: no column for --field {', '.join(missing)} (columns: {shown})")
 
 
-def parse_records(text: str, file_name: str, suffix: str, mapping: Mapping[str, str]) -> tuple[list[Paper], list[str]]:
-    """Papers from a JSON/JSONL/CSV/TSV export; rows with neither title nor abstract are warnings."""
+def parse_records(text: str, file_name: str, suffix: str, mapping: Mapping[str, str]) -> Parsed:
+    """Papers from a JSON/JSONL/CSV/TSV export; rows with neither title nor abstract are warnings. A line of
+    rag's own JSONL export is the paper it records (rag.corpus.own_records)."""
     papers: list[Paper] = []
     warnings: list[str] = []
     columns: list[str] = []
+    copies: set[str] = set()
 
-    def add(number: int, lookup: Lookup, schema: Schema) -> None:
+    def add(number: int, lookup: Lookup, schema: Schema) -> Paper | None:
         paper = to_paper(lookup, schema, f"{file_name}#{number}", file_name, mapping)
         if paper is None:
             warnings.append(f"{file_name}:{number}: no title or abstract, skipped")
         else:
             papers.append(paper)
+        return paper
 
     if suffix in (".json", ".jsonl"):
         for number, item in _json_rows(text, file_name, suffix, warnings):
             columns.extend(key for key in item if key not in columns)
-            add(number, _json_lookup(item), schema_for(item))  # JSONL rows may come from several sources
+            paper = add(number, _json_lookup(item), schema_for(item))  # JSONL rows may come from several sources
+            if paper is not None and is_own_jsonl(item) and restore(paper, item, f"{file_name}:{number}", warnings):
+                copies.add(paper.id)
         _check_mapping({k: v.split(".")[0] for k, v in mapping.items()}, columns, file_name)
     else:
         table = read_table(text, file_name, suffix)
@@ -105,7 +111,7 @@ def parse_records(text: str, file_name: str, suffix: str, mapping: Mapping[str, 
         schema = schema_for(columns)
         for line, row in table.rows:
             add(line, lambda column, row=row: row.get(column_key(column)), schema)  # type: ignore[misc]
-    return _checked(papers, warnings, columns, file_name)
+    return Parsed(*_checked(papers, warnings, columns, file_name), frozenset(copies))
 
 
 def _checked(

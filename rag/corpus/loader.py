@@ -37,6 +37,8 @@ class LoadResult:
     # PDFs parsed by this read, and those unchanged since a parse the PDF cache kept.
     pdfs_parsed: int = 0
     pdfs_reused: int = 0
+    # Papers read only from rag's own export records (rag.corpus.own_records): copies of a library's papers.
+    copies: set[str] = field(default_factory=set)
 
 
 def _expand(paths: Sequence[Path]) -> list[Path]:
@@ -103,6 +105,8 @@ def load_paths(
     options = options or ReadOptions(mapping or {}, full_text, progress=progress)
     progress = options.progress
     files = _expand(list(paths))
+    copied: set[str] = set()
+    originals: set[str] = set()  # a paper also met in a file that is not rag's export is no mere copy
     if options.zotero_collections and not any(file.suffix.lower() == ZOTERO_SUFFIX for file in files):
         raise OptionError("--zotero-collection applies to Zotero databases, and none of the paths is one")
     for done, file in enumerate(files):
@@ -129,11 +133,13 @@ def load_paths(
         result.files_read += 1
         result.lists.append(read.seed_list)
         for paper in read.papers:
+            (copied if paper.id in read.copies else originals).add(paper.id)
             if (merged := merge_paper(result.papers, paper)) is not None:
                 result.merges.append(merged)
     if progress is not None:
         progress("reading files", len(files), len(files))
     result.pdfs_parsed, result.pdfs_reused = options.pdfs.parsed, options.pdfs.reused
+    result.copies = copied - originals
     if not result.papers:
         reasons = "; ".join(result.warnings) or "no files found"
         raise InputError(f"nothing to ingest: {reasons}")

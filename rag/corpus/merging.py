@@ -12,24 +12,28 @@ metadata and the abstract, the PDF its full text).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from rag.corpus.identity import ascii_fold, surname
-from rag.records import DESCRIPTIVE_FIELDS, Paper
+from rag.corpus.identity import ascii_fold, content_id, surname
+from rag.records import DESCRIPTIVE_FIELDS, VENUE_FIELDS, Paper
 
 # Shorter titles ("Introduction", "Editorial") are too common to say two records are one work.
 MIN_TITLE_KEY_CHARS = 20
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
+# Where preprints are listed: a record naming one as its venue or publisher is not the published version.
+_PREPRINT = re.compile(r"\b(?:arxiv|biorxiv|medrxiv|chemrxiv|psyarxiv|ssrn|corr|preprints?|research square)\b", re.I)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Merge:
-    """A record folded into a paper already known: the keys it brought, for the one-line report."""
+    """A record folded into a paper already known: the keys it brought, and the key of the record whose venue,
+    volume, issue, pages and publisher the paper now cites (empty: nothing was chosen), for the one-line report."""
 
     kept: Paper
     new_keys: tuple[str, ...]
+    lead: str = ""
 
 
 def read_from_pdf(paper: Paper) -> bool:
@@ -119,6 +123,20 @@ class WorkFinder:
         return self._index
 
 
+def _venue_rank(paper: Paper) -> tuple[bool, bool, int]:
+    """How well a record says where the work appeared: saying anything, as a published version (not a preprint
+    server), then with more of venue, volume, issue, pages and publisher."""
+    filled = sum(1 for name in VENUE_FIELDS if getattr(paper, name) and name != "item_type")
+    preprint = any(_PREPRINT.search(value) for value in (paper.venue, paper.publisher) if value)
+    return filled > 0, not preprint, filled
+
+
+def published_version(preferred: Paper, other: Paper) -> Paper:
+    """The record whose venue fields a merged paper takes, all together: the richer published version
+    (NeurIPS' proceedings with pages and publisher, not the arXiv listing); ``preferred`` on a tie."""
+    return other if _venue_rank(other) > _venue_rank(preferred) else preferred
+
+
 def _richness(paper: Paper) -> int:
     """How much a record says: an abstract counts most, then each descriptive field it fills."""
     return (0 if paper.no_abstract else len(DESCRIPTIVE_FIELDS)) + sum(
@@ -153,7 +171,10 @@ def merge_work(known: Paper, incoming: Paper) -> Merge:
         preferred, other = (incoming, known) if _richness(incoming) > _richness(known) else (known, incoming)
     text_from = other if preferred.no_abstract and not other.no_abstract else preferred
     known.text, known.truncated, known.no_abstract = text_from.text, text_from.truncated, text_from.no_abstract
-    known.adopt_metadata(preferred, other)
+    details = published_version(preferred, other)
+    # Named before the keys are settled: the record that leads, by its key (else where it was read).
+    lead = details.citekey or next(iter(details.sources), "")
+    known.adopt_metadata(preferred, other, details)
     pdf = incoming if read_from_pdf(incoming) else known
     known.passages = pdf.passages or known.passages or incoming.passages
     # Sorted: the same records read in either order give the same paper (no spurious update).
@@ -162,11 +183,33 @@ def merge_work(known: Paper, incoming: Paper) -> Merge:
     known.collections = _union(known.collections, incoming.collections)
     known.retracted = known.retracted or incoming.retracted  # any record that knows of a retraction tells it
     user_key = from_pdf and bool(preferred.bibtex) and preferred is incoming  # the user's own .bib key wins
-    return Merge(known, _keep_keys(known, incoming, user_key_wins=user_key or not known.citekey))
+    new_keys = _keep_keys(known, incoming, user_key_wins=user_key or not known.citekey)
+    return Merge(known, new_keys, lead or known.citekey)
+
+
+def _another_edition(known: Paper, incoming: Paper) -> bool:
+    """Records of one content id (the same abstract; for entries without one, the same title and authors) that
+    are not one work: another record, not the same one read again (whose year may have been edited), both dated,
+    years apart, and no DOI or arXiv id in common (a 1997 reprint of a 1959 book)."""
+    if known.year is None or incoming.year is None or known.year == incoming.year:
+        return False
+    if not known.sources or set(incoming.sources) <= set(known.sources):
+        return False
+    shared = {*_work_keys(known)} & {*_work_keys(incoming)}
+    return not any(key.startswith(("doi:", "arxiv:")) for key in shared)
+
+
+def separate_edition(papers: Mapping[str, Paper], incoming: Paper) -> None:
+    """Give ``incoming`` an id of its own (from its text and year) when the paper holding its id is another
+    edition: editions and reprints of other years stay apart, as one work's records of other years do."""
+    known = papers.get(incoming.id)
+    if known is not None and known is not incoming and _another_edition(known, incoming):
+        incoming.id = content_id(f"{incoming.text}\n{incoming.year}")
 
 
 def merge_paper(papers: dict[str, Paper], incoming: Paper) -> Merge | None:
     """Add ``incoming``; the same content seen again adds its sources and keys, not a new paper."""
+    separate_edition(papers, incoming)
     known = papers.get(incoming.id)
     if known is None:
         papers[incoming.id] = incoming
@@ -189,7 +232,12 @@ def merge_paper(papers: dict[str, Paper], incoming: Paper) -> Merge | None:
 def merged_line(merges: Iterable[Merge], shown: int) -> str | None:
     """'3 duplicate entries merged: a-1 -> a, ...' for the merges that gave a paper another key."""
     pairs = list(
-        dict.fromkeys(f"{key} -> {m.kept.citekey}" for m in merges for key in m.new_keys if key != m.kept.citekey)
+        dict.fromkeys(
+            f"{key} -> {m.kept.citekey}{f' (details from {m.lead})' if m.lead else ''}"
+            for m in merges
+            for key in m.new_keys
+            if key != m.kept.citekey
+        )
     )
     if not pairs:
         return None

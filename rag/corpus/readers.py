@@ -55,6 +55,8 @@ class FileRead:
     seed_list: SeedList
     papers: list[Paper]
     warnings: list[str] = field(default_factory=list)
+    # Ids of papers read from rag's own export records: copies of a library's papers (rag.corpus.own_records).
+    copies: frozenset[str] = frozenset()
 
 
 Reader = Callable[[Path, ReadOptions], FileRead]
@@ -64,9 +66,9 @@ ExportParser = Callable[[str, str], tuple[list[Paper], list[str]]]
 TextSniffer = tuple[Callable[[str], bool], Callable[[str, Path, ReadOptions], FileRead]]
 
 
-def _own_list(file: Path, papers: list[Paper], warnings: list[str]) -> FileRead:
+def _own_list(file: Path, papers: list[Paper], warnings: list[str], copies: frozenset[str] = frozenset()) -> FileRead:
     """Most files are their own list: papers.tsv-style subjects belong to seed lists only."""
-    return FileRead(SeedList(file.name, file.name), papers, warnings)
+    return FileRead(SeedList(file.name, file.name), papers, warnings, copies)
 
 
 def _pdf(file: Path, options: ReadOptions) -> FileRead:
@@ -87,9 +89,9 @@ def _records(file: Path, options: ReadOptions) -> FileRead:
     text, warnings = read_export_file(file)
     if file.suffix.lower() == ".tsv" and looks_like_wos_tab(text):
         papers, more = parse_wos_tab(text, file.name)
-    else:
-        papers, more = parse_records(text, file.name, file.suffix.lower(), options.mapping)
-    return _own_list(file, papers, warnings + more)
+        return _own_list(file, papers, warnings + more)
+    papers, more, copies = parse_records(text, file.name, file.suffix.lower(), options.mapping)
+    return _own_list(file, papers, warnings + more, copies)
 
 
 def _export(parse: ExportParser) -> Reader:

@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from rag.corpus.bibtex import parse_bibtex
+from rag.corpus.own_records import ADDED_FIELDS, ENTRY_KEY, bibtex_comment
 from rag.formats.latex import latex_escape
+from rag.formats.own_records import Record, with_own_records
 from rag.records import Paper
 
 # CSL item types -> BibTeX entry types, and the field that names where such a work appeared.
@@ -26,7 +29,19 @@ ENTRY_TYPES = {
 DEFAULT_ENTRY = ("misc", "howpublished")
 NOTE_CHARS = 120
 _ENTRY_HEAD = re.compile(r"^\s*(?P<kind>@\s*\w+\s*[{(])(?P<key>[^,\n]*),[ \t]*\n?")
-_HAS_IDS = re.compile(r"^\s*ids\s*=", re.IGNORECASE | re.MULTILINE)
+_FIELD_NAME = re.compile(r"^\s*([A-Za-z][\w-]*)\s*=", re.MULTILINE)
+# Field names that say the same thing: an entry having one of a group lacks none of them.
+SAME_FIELD = (
+    frozenset({"journal", "journaltitle", "booktitle", "maintitle", "eventtitle", "series", "howpublished"}),
+    frozenset({"school", "institution", "journal", "howpublished"}),
+    frozenset({"year", "date"}),
+    frozenset({"number", "issue"}),
+    frozenset({"author", "editor"}),
+    frozenset({"eprint", "arxiv", "arxivid"}),
+    frozenset({"archiveprefix", "eprinttype"}),
+)
+# The name an export is read back under (to learn what it loses; rag.formats.own_records).
+EXPORT_NAME = "export.bib"
 _PAGE_RANGE = re.compile(r"\s*[-–—]+\s*")
 
 
@@ -45,25 +60,9 @@ def _ids(paper: Paper) -> str | None:
     return ", ".join(paper.aliases) or None  # keys as they are: escaping would change them
 
 
-def _as_primary(entry: str, paper: Paper) -> str:
-    """The user's own entry, verbatim, under the paper's key (an entry of a merged duplicate may carry another
-    of its keys) and with the other keys as ``ids`` where it has none yet."""
-    head = _ENTRY_HEAD.match(entry)
-    if head is None:
-        return entry
-    ids = None if _HAS_IDS.search(entry) else _ids(paper)
-    if head.group("key").strip() == paper.citekey and ids is None:
-        return entry
-    line = f"{head.group('kind')}{paper.citekey},"
-    rest = entry[head.end() :]
-    return f"{line}\n  ids = {{{ids}}},\n{rest}" if ids else f"{line}\n{rest}"
-
-
-def bibtex_entry(paper: Paper) -> str:
-    """The user's own entry when the paper came from their .bib file, else one built from what we know."""
-    if paper.bibtex:
-        return _as_primary(paper.bibtex, paper)
-    entry_type, venue_field = ENTRY_TYPES.get(paper.item_type or "", DEFAULT_ENTRY)
+def _fields(paper: Paper) -> list[tuple[str, str]]:
+    """Every field the library holds of the paper, as BibTeX names them (the venue's by the entry type)."""
+    _, venue_field = ENTRY_TYPES.get(paper.item_type or "", DEFAULT_ENTRY)
     fields: list[tuple[str, str | None]] = [
         ("ids", _ids(paper)),
         ("title", f"{{{_bib_value(paper.title)}}}" if paper.title else None),
@@ -82,11 +81,65 @@ def bibtex_entry(paper: Paper) -> str:
         fields += [("eprint", arxiv), ("archivePrefix", "arXiv")]
         url = url or f"https://arxiv.org/abs/{paper.arxiv}"
     fields.append(("url", _verbatim(url) if url else None))
+    fields.append(("abstract", None if paper.no_abstract else _bib_value(paper.text)))
     if not paper.title:
         fields.append(("note", _bib_value(paper.text[:NOTE_CHARS])))
-    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
-    return f"@{entry_type}{{{paper.citekey},\n{body}\n}}"
+    return [(name, value) for name, value in fields if value]
+
+
+def _present(entry: str) -> set[str]:
+    """The fields an entry has, each with the names that say the same (a journaltitle is a journal)."""
+    names = {match.lower() for match in _FIELD_NAME.findall(entry)}
+    return names | {name for group in SAME_FIELD for name in group if names & group}
+
+
+def _with_library_fields(entry: str, paper: Paper) -> tuple[str, list[str]]:
+    """The user's entry, verbatim, under the paper's key (an entry of a merged duplicate may carry another
+    of its keys), with the other keys as ``ids`` and every field the library holds that it lacks (an abstract
+    from another record, a DOI) added at its end; and the names of the fields added."""
+    head = _ENTRY_HEAD.match(entry)
+    if head is None:
+        return entry, []
+    present = _present(entry)
+    missing = [(name, value) for name, value in _fields(paper) if name.lower() not in present and name != "note"]
+    ids = next((value for name, value in missing if name == "ids"), None)
+    extra = [(name, value) for name, value in missing if name != "ids"]
+    if head.group("key").strip() != paper.citekey or ids:
+        line = f"{head.group('kind')}{paper.citekey},"
+        rest = entry[head.end() :]
+        entry = f"{line}\n  ids = {{{ids}}},\n{rest}" if ids else f"{line}\n{rest}"
+    if extra:
+        body = entry.rstrip()[:-1].rstrip()
+        lines = ",\n".join(f"  {name} = {{{value}}}" for name, value in extra)
+        entry = f"{body}{'' if body.endswith(',') else ','}\n{lines}\n}}"
+    return entry, [name for name, _ in missing]
+
+
+def _entry(paper: Paper) -> tuple[str, list[str]]:
+    """The paper's entry and the fields added to the user's own one (none to an entry rag writes itself)."""
+    if paper.bibtex:
+        return _with_library_fields(paper.bibtex, paper)
+    entry_type, _ = ENTRY_TYPES.get(paper.item_type or "", DEFAULT_ENTRY)
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in _fields(paper))
+    return f"@{entry_type}{{{paper.citekey},\n{body}\n}}", []
+
+
+def bibtex_entry(paper: Paper) -> str:
+    """The user's own entry when the paper came from their .bib file (with what the library adds), else one
+    built from everything the library holds."""
+    return _entry(paper)[0]
 
 
 def bibtex(papers: Sequence[Paper]) -> str:
-    return "\n\n".join(bibtex_entry(p) for p in papers) + "\n"
+    """Every paper's entry, each after a ``@comment`` holding rag's record of it (rag.formats.own_records):
+    BibTeX, biber, JabRef and Zotero skip comments; `rag ingest` reads the paper back whole."""
+
+    def render(papers: Sequence[Paper], records: Sequence[Record]) -> str:
+        blocks = []
+        for paper, record in zip(papers, records, strict=True):
+            entry, added = _entry(paper)
+            record.update({ENTRY_KEY: paper.citekey, **({ADDED_FIELDS: added} if added else {})})
+            blocks.append(f"{bibtex_comment(record)}\n{entry}")
+        return "\n\n".join(blocks) + "\n"
+
+    return with_own_records(papers, render, lambda text: parse_bibtex(text, EXPORT_NAME).papers)

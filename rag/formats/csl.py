@@ -12,6 +12,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from rag.corpus.csljson import parse_csl_json
+from rag.corpus.own_records import CSL_CUSTOM, OWN_RECORD
+from rag.formats.own_records import Record, with_own_records
 from rag.records import Paper
 
 # CSL's type for preprints and working papers; also the honest default when the venue is unknown.
@@ -34,6 +37,8 @@ BIBTEX_TYPES = {
 }
 ARXIV_REPOSITORY = "arXiv"
 ARXIV_ABS_URL = "https://arxiv.org/abs/"
+# The name an export is read back under (to learn what it loses; rag.formats.own_records).
+EXPORT_NAME = "export.json"
 # An untitled paper (one seed entry is) is described by the opening of its text instead.
 NOTE_CHARS = 120
 # Lower-case words that start a family name written last ("Jan van der Berg").
@@ -105,5 +110,16 @@ def csl_item(paper: Paper) -> dict[str, Any]:
 
 
 def csl_json(papers: Sequence[Paper]) -> str:
-    """A CSL JSON array (what Zotero exports and ``pandoc --bibliography refs.json`` reads)."""
-    return json.dumps([csl_item(p) for p in papers], ensure_ascii=False, indent=2) + "\n"
+    """A CSL JSON array (what Zotero exports and ``pandoc --bibliography refs.json`` reads); each item carries
+    rag's record of its paper in ``custom.rag`` (aliases, collections, what CSL cannot say), which other
+    programs ignore and `rag ingest` reads back (all but the user's own BibTeX entry)."""
+
+    def render(papers: Sequence[Paper], records: Sequence[Record]) -> str:
+        items = [{**csl_item(p), CSL_CUSTOM: {OWN_RECORD: r}} for p, r in zip(papers, records, strict=True)]
+        return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+
+    def read_back(text: str) -> list[Paper]:
+        return parse_csl_json(json.loads(text), EXPORT_NAME).papers
+
+    # A user's own BibTeX entry is not carried: it would double the file Pandoc reads, for BibTeX's sake.
+    return with_own_records(papers, render, read_back, left_out={"bibtex"})

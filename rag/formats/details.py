@@ -19,6 +19,18 @@ def where_published(paper: Paper) -> str | None:
     return place.strip() or None
 
 
+NO_ABSTRACT = "(no abstract: known by its title only, so it is found by its title and never quoted as evidence)"
+CUT_SHORT = "(abstract cut short in the source)"
+
+
+def abstract_lines(paper: Paper) -> list[str]:
+    """The body of a paper as shown: its abstract and a note when it was cut short, or the note that it has
+    none (a title-only paper's text is its title, which would read as an abstract)."""
+    if paper.no_abstract:
+        return [NO_ABSTRACT]
+    return [paper.text, CUT_SHORT] if paper.truncated else [paper.text]
+
+
 def detail_rows(paper: Paper) -> list[tuple[str, str]]:
     """The rows worth showing, in reading order; unknown optional fields are left out."""
     rows = [

@@ -11,16 +11,17 @@ import json
 import os
 import shutil
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from rag.corpus.cleaning import CLEANER_VERSION
 from rag.corpus.identity import assign_citekeys, resolve_key_clashes
-from rag.corpus.merging import Merge, WorkFinder, merge_paper, merge_work, read_from_pdf
+from rag.corpus.merging import Merge, WorkFinder, merge_paper, merge_work, read_from_pdf, separate_edition
 from rag.corpus.recleaning import clean_again
 from rag.errors import StoreError
-from rag.records import Paper, SeedList
+from rag.records import DESCRIPTIVE_FIELDS, Paper, SeedList
 
 CATALOG_FORMAT = 1
 # Where a store notes the text cleaner that made its papers (rag.corpus.cleaning.CLEANER_VERSION), as a papers
@@ -62,10 +63,16 @@ class Catalog:
         return changed
 
     def upsert(
-        self, papers: Iterable[Paper], lists: Iterable[SeedList] = (), replace_files: Iterable[str] = ()
+        self,
+        papers: Iterable[Paper],
+        lists: Iterable[SeedList] = (),
+        replace_files: Iterable[str] = (),
+        copies: AbstractSet[str] = frozenset(),
     ) -> UpsertReport:
         """Merge ``papers`` in. Files in ``replace_files`` are read again: what they said before is
-        forgotten first, so an edited abstract replaces its old version instead of joining it."""
+        forgotten first, so an edited abstract replaces its old version instead of joining it. ``copies``
+        are papers read from rag's own exports: one that says nothing its paper here does not is that paper
+        read back, and changes nothing (its export file does not become a source)."""
         report = UpsertReport()
         before = {pid: paper.to_dict() for pid, paper in self.papers.items()}
         replaced = set(replace_files)
@@ -73,12 +80,15 @@ class Catalog:
             for paper in self.papers.values():
                 paper.sources = [s for s in paper.sources if source_file(s) not in replaced]
                 paper.lists = [name for name in paper.lists if name not in replaced]
-        for seed_list in lists:
-            self.lists[seed_list.file] = seed_list
         incoming = {paper.id: paper for paper in papers}
         works = WorkFinder(self.papers.values())
-        read_again: set[str] = set(incoming)  # ids of the papers this read touched
+        read_again: set[str] = set()  # ids of the papers this read touched
         for paper in incoming.values():
+            if paper.id in copies and _read_back(self.papers.get(paper.id), paper):
+                read_again.add(paper.id)
+                continue
+            separate_edition(self.papers, paper)
+            read_again.add(paper.id)
             known = self.papers.get(paper.id) or works.find(paper)
             # A paper whose sources were all just forgotten is being read again, not met in another file.
             other_kind = known is not None and bool(known.sources) and read_from_pdf(known) != read_from_pdf(paper)
@@ -88,8 +98,12 @@ class Catalog:
                 continue
             if (merged := merge_paper(self.papers, paper)) is not None:
                 report.merges.append(merged)
-            if known is None:
+            if known is None and paper.id not in copies:  # two copies are two papers of the library they left
                 works.add(paper)
+        named = {name for paper in self.papers.values() for name in paper.lists}
+        for seed_list in lists:  # a file whose papers were all read back names no paper: no list of its own
+            if seed_list.file in named or seed_list.file in self.lists:
+                self.lists[seed_list.file] = seed_list
         for pid, paper in list(self.papers.items()):
             if pid in before and not paper.sources and before[pid]["sources"]:
                 del self.papers[pid]
@@ -117,6 +131,18 @@ def cleaner_of(store: Marked) -> int:
 
 class Marked(Protocol):
     def mark(self, key: str) -> str | None: ...
+
+
+def _read_back(known: Paper | None, copy: Paper) -> bool:
+    """``copy`` is ``known`` as an export wrote it: kept by other files still, and saying nothing new."""
+    if known is None or not known.sources:  # read from this very file: read it as any file
+        return False
+    return (
+        all(getattr(copy, name) in (getattr(known, name), None) for name in DESCRIPTIVE_FIELDS)
+        and (copy.text, copy.no_abstract, copy.truncated) == (known.text, known.no_abstract, known.truncated)
+        and set(copy.keys) <= set(known.keys)
+        and set(copy.collections) <= set(known.collections)
+    )
 
 
 def source_file(source: str) -> str:

@@ -20,8 +20,10 @@ from rag.index.notices import tell_once
 from rag.index.session import LibrarySession
 from rag.records import Notify, ProgressFn, silent
 from rag.resources import seeds_dir
+from rag.text import plural
 
-# A reader embeds missing vectors itself only when they take seconds, not minutes.
+# A reader embeds missing vectors itself only when they take seconds, not minutes (or when the library has none:
+# it was made without the model, and only embedding it returns it to hybrid search).
 READER_SYNC_LIMIT = 64
 
 
@@ -41,7 +43,9 @@ def _complete_vectors(library: LibrarySession, write: bool) -> None:
             "by meaning yet (found by their words meanwhile)"
         )
         return
-    elif missing <= READER_SYNC_LIMIT:
+    elif missing <= READER_SYNC_LIMIT or _words_only(library):
+        if missing > READER_SYNC_LIMIT:
+            library.notify(f"the library was indexed without the embedding model: adding vectors for {missing} papers")
         with library.backend.optional_write() as free:
             added = library.sync_vectors() if free else 0
         if not free:
@@ -50,7 +54,15 @@ def _complete_vectors(library: LibrarySession, write: bool) -> None:
         _say_missing(library, missing)
         return
     if added:
-        library.notify(f"added vectors for {added} papers that had none (an interrupted ingest, or no model then)")
+        library.notify(
+            f"added vectors for {plural(added, 'paper')} that had none (an interrupted ingest, or no model then)"
+        )
+
+
+def _words_only(library: LibrarySession) -> bool:
+    """No vector at all: the library was made while the model could not be found (not an interrupted ingest,
+    which a reader leaves to `rag ingest`). The first command that finds the model embeds it, as the README says."""
+    return library.store is not None and library.store.count() == 0
 
 
 def _say_missing(library: LibrarySession, missing: int) -> None:

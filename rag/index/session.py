@@ -6,6 +6,7 @@ reports through ``progress``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
@@ -160,11 +161,16 @@ class LibrarySession:
             missing[unit_id].dense = round(float(row @ query_vector) / norms, 4)
 
     def add(
-        self, papers: Sequence[Paper], lists: Sequence[SeedList], replace_files: Sequence[str] = ()
+        self,
+        papers: Sequence[Paper],
+        lists: Sequence[SeedList],
+        replace_files: Sequence[str] = (),
+        copies: AbstractSet[str] = frozenset(),
     ) -> UpsertReport:
-        """Upsert papers: saved to the catalog first, then vectors for new text only."""
+        """Upsert papers (``copies``: read from rag's own exports): saved to the catalog first, then vectors for
+        new text only."""
         catalog = self.catalog
-        report = catalog.upsert(papers, lists, replace_files)
+        report = catalog.upsert(papers, lists, replace_files, copies)
         self.backend.save_catalog(self.name, catalog)
         if self.store is not None and self.embedder is not None:
             gone = [*report.updated, *report.removed]

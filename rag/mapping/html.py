@@ -14,15 +14,17 @@ import base64
 import hashlib
 import json
 import math
+from dataclasses import dataclass
 from html import escape
 from string import Template
 
 from rag.mapping.picture import HIGHLIGHT_COLOUR, MUST_CITE_COLOUR, LibraryMap, MapPoint
 from rag.text import plural
 
-# SVG user units: the map is the unit square scaled to SIZE, inside a MARGIN.
+# SVG user units: the points' extent scaled to SIZE along its longer side, inside a MARGIN (see Frame).
 SIZE = 1000
 MARGIN = 30
+MIN_SIDE = 400
 # Points shrink as the library grows, within bounds that stay visible and clickable.
 RADIUS_SCALE = 40.0
 RADIUS_MIN = 2.0
@@ -39,24 +41,29 @@ FIELDS = ("citekey", "title", "year", "first_sentence", "theme")
 _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 STYLE = """
-body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fff}
-header{padding:8px 16px;border-bottom:1px solid #ddd}
+html,body{height:100%}
+body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fff;display:flex;flex-direction:column;
+overflow:hidden}
+header{flex:0 0 auto;padding:6px 16px;border-bottom:1px solid #ddd}
 h1{font-size:18px;margin:0}
-header p{margin:2px 0 6px;color:#555}
+header p{margin:2px 0 4px;color:#555}
 #search{width:min(420px,60vw);padding:4px 6px;font:inherit}
 #count,#status{margin-left:10px;color:#555}
-main{display:flex;gap:16px;padding:8px 16px}
-svg{flex:1 1 auto;max-width:calc(100vh - 110px);border:1px solid #eee;cursor:grab;user-select:none}
-aside{flex:0 0 300px;font-size:13px}
+main{flex:1 1 auto;min-height:0;display:flex;gap:12px;padding:6px 16px 8px}
+#map{flex:1 1 auto;min-width:0;min-height:0;height:100%;cursor:grab;user-select:none}
+aside{flex:0 0 280px;font-size:13px;overflow:auto}
+@media (max-aspect-ratio:1/1){main{flex-direction:column}aside{flex:0 0 auto;max-height:30%}}
 aside ul{list-style:none;padding:0;margin:0 0 12px}
 aside li{margin:3px 0}
 .sw{display:inline-block;width:11px;height:11px;border-radius:50%;margin-right:6px;vertical-align:-1px}
+#frame{fill:none;stroke:#e4e4e4}
 circle{cursor:pointer;stroke:#fff;stroke-width:.5}
 circle.hit{stroke:HIGHLIGHT;stroke-width:2}
 circle.cite{stroke:MUST_CITE;stroke-width:3}
 circle.match{stroke:#000;stroke-width:2.5}
 circle.dim,text.dim{opacity:.12}
 text{pointer-events:none;font-family:system-ui,sans-serif}
+text.crowded{display:none}
 text.theme{font-weight:bold;paint-order:stroke;stroke:#fff;stroke-width:4px}
 #tip{position:fixed;max-width:380px;background:#fff;border:1px solid #999;border-radius:4px;padding:6px 8px;
 box-shadow:0 2px 8px rgba(0,0,0,.2);pointer-events:none;font-size:13px}
@@ -74,6 +81,38 @@ const circles=svg.querySelectorAll("circle"),byIndex=[];
 circles.forEach(c=>{byIndex[+c.dataset.i]=c;});
 const labels=svg.querySelectorAll("text[data-i]");
 const haystack=data.points.map(p=>[p[0],p[1],p[2]===null?"":String(p[2]),p[3]].join(" ").toLowerCase());
+// Labels placed with the browser's own text sizes: each where it stays inside the plot and covers no label placed
+// before it (marked papers' citekeys, then theme names, then the other citekeys), or left out when nowhere is free.
+const WIDTH=svg.viewBox.baseVal.width,HEIGHT=svg.viewBox.baseVal.height,PAD=2,placed=[];
+function bounds(t){const b=t.getBBox();return {x:b.x,y:b.y,w:b.width,h:b.height};}
+function inPlot(b){return b.x>=PAD&&b.y>=PAD&&b.x+b.w<=WIDTH-PAD&&b.y+b.h<=HEIGHT-PAD;}
+function free(b){return placed.every(o=>b.x>=o.x+o.w||o.x>=b.x+b.w||b.y>=o.y+o.h||o.y>=b.y+b.h);}
+function put(t,x,y,anchor){t.setAttribute("x",x);t.setAttribute("y",y);t.setAttribute("text-anchor",anchor);}
+function place(t,spots){
+  for(const s of spots){put(t,...s);const b=bounds(t);if(inPlot(b)&&free(b)){placed.push(b);return true;}}
+  t.classList.add("crowded");return false;
+}
+function themeSpots(t){
+  const x=+t.getAttribute("x"),y=+t.getAttribute("y"),b=bounds(t),spots=[];
+  const cx=Math.min(Math.max(x,PAD+b.w/2),WIDTH-PAD-b.w/2);
+  for(const k of [0,1,-1,2,-2,3,-3,4,-4]){spots.push([cx,Math.min(Math.max(y+k*b.h,PAD+b.h),HEIGHT-PAD),"middle"]);}
+  return spots;
+}
+function keySpots(t){
+  const c=byIndex[+t.dataset.i],x=+c.getAttribute("cx"),y=+c.getAttribute("cy"),r=+c.getAttribute("r")+1;
+  const h=bounds(t).h,mid=y+h*0.3;
+  return [[x+r,mid,"start"],[x-r,mid,"end"],[x,y-r-1,"middle"],[x,y+r+h*0.75,"middle"],
+    [x+r,y-r,"start"],[x-r,y-r,"end"],[x+r,y+r+h*0.6,"start"],[x-r,y+r+h*0.6,"end"]];
+}
+let crowded=0;
+const marked=[...labels].filter(t=>t.dataset.marked==="1"),rest=[...labels].filter(t=>t.dataset.marked!=="1");
+marked.forEach(t=>{if(!place(t,keySpots(t))){crowded++;}});
+svg.querySelectorAll("text.theme").forEach(t=>{if(!place(t,themeSpots(t))){crowded++;}});
+rest.forEach(t=>{if(!place(t,keySpots(t))){crowded++;}});
+if(crowded){
+  document.getElementById("crowded").textContent=(crowded===1?"1 label":crowded+" labels")+
+    " left out where it would cover another: hover the points for their papers";
+}
 function say(text){status.textContent=text;}
 function show(i,event){
   const p=data.points[i];tip.replaceChildren();
@@ -155,16 +194,37 @@ def _script_hash(script: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
 
 
-def _xy(point_x: float, point_y: float) -> tuple[float, float]:
-    """Map coordinates (0, 0 bottom left) in SVG units (y grows downwards)."""
-    return (
-        round(MARGIN + point_x * (SIZE - 2 * MARGIN), COORD_DIGITS),
-        round(MARGIN + (1 - point_y) * (SIZE - 2 * MARGIN), COORD_DIGITS),
-    )
+@dataclass(frozen=True)
+class Frame:
+    """The plot in SVG units: the points' extent at one scale for both axes (the longer side SIZE, within a
+    MARGIN), so a wide library draws a wide plot, which fills a wide window; never narrower than MIN_SIDE."""
+
+    left: float
+    top: float
+    scale: float
+    width: float
+    height: float
+
+    @classmethod
+    def around(cls, points: list[MapPoint]) -> Frame:
+        xs, ys = [p.x for p in points], [p.y for p in points]
+        spans = (max(xs) - min(xs), max(ys) - min(ys))
+        scale = (SIZE - 2 * MARGIN) / (max(spans) or 1.0)
+        width, height = (max(MIN_SIDE, span * scale + 2 * MARGIN) for span in spans)
+        left = (min(xs) + max(xs)) / 2 - (width / 2 - MARGIN) / scale
+        top = (min(ys) + max(ys)) / 2 + (height / 2 - MARGIN) / scale
+        return cls(left, top, scale, round(width), round(height))
+
+    def xy(self, x: float, y: float) -> tuple[float, float]:
+        """Map coordinates (y grows upwards) in SVG units (y grows downwards)."""
+        return (
+            round(MARGIN + (x - self.left) * self.scale, COORD_DIGITS),
+            round(MARGIN + (self.top - y) * self.scale, COORD_DIGITS),
+        )
 
 
-def _circle(index: int, point: MapPoint, radius: float) -> str:
-    x, y = _xy(point.x, point.y)
+def _circle(frame: Frame, index: int, point: MapPoint, radius: float) -> str:
+    x, y = frame.xy(point.x, point.y)
     classes = [f"t{point.theme}"]
     if point.highlighted:
         classes.append("hit")
@@ -193,7 +253,8 @@ double-click resets.</p>
  aria-label="Search the papers"><span id="count"></span><span id="status" role="status"></span>
 </header>
 <main>
-<svg id="map" viewBox="0 0 $size $size" role="img" aria-label="$heading">
+<svg id="map" viewBox="0 0 $width $height" role="img" aria-label="$heading">
+<rect id="frame" x="0.5" y="0.5" width="$inner_width" height="$inner_height"/>
 <g>
 $circles
 </g>
@@ -210,6 +271,7 @@ $legend
 $marks
 </ul>
 $notes
+<p id="crowded"></p>
 </aside>
 </main>
 <div id="tip" hidden></div>
@@ -220,23 +282,23 @@ $notes
 """)
 
 
-def _labels(library_map: LibraryMap, radius: float) -> list[str]:
+def _labels(frame: Frame, library_map: LibraryMap, radius: float) -> list[str]:
     """Citekeys beside their points; above LABEL_ALL_MAX papers, theme names where the themes sit instead."""
     labels = []
     for index, point in enumerate(library_map.points):
         if not (library_map.label_all or point.marked):
             continue
-        x, y = _xy(point.x, point.y)
+        x, y = frame.xy(point.x, point.y)
         size = LABEL_SIZE_MARKED if point.marked else LABEL_SIZE_ALL
         weight = ' font-weight="bold"' if point.marked else ""
         colour = MUST_CITE_COLOUR if point.must_cite else HIGHLIGHT_COLOUR
         labels.append(
-            f'<text data-i="{index}" x="{x + radius + 1:g}" y="{y - radius:g}" font-size="{size}"{weight} '
-            f'fill="{colour}">{escape(point.citekey)}</text>'
+            f'<text data-i="{index}" data-marked="{int(point.marked)}" x="{x + radius + 1:g}" y="{y - radius:g}" '
+            f'font-size="{size}"{weight} fill="{colour}">{escape(point.citekey)}</text>'
         )
     if not library_map.label_all:
         for number, theme in enumerate(library_map.themes, start=1):
-            x, y = _xy(theme.x, theme.y)
+            x, y = frame.xy(theme.x, theme.y)
             labels.append(
                 f'<text class="theme" x="{x:g}" y="{y:g}" font-size="{THEME_LABEL_SIZE}" text-anchor="middle" '
                 f'fill="{escape(theme.colour)}">{number}. {escape(theme.name)}</text>'
@@ -265,8 +327,9 @@ def render_html(library_map: LibraryMap) -> str:
     points, themes = library_map.points, library_map.themes
     radius = min(RADIUS_MAX, max(RADIUS_MIN, RADIUS_SCALE / math.sqrt(len(points))))
     order = sorted(range(len(points)), key=lambda i: points[i].marked)  # marked papers drawn on top
-    circles = "\n".join(_circle(i, points[i], radius) for i in order)
-    labels = _labels(library_map, radius)
+    frame = Frame.around(points)
+    circles = "\n".join(_circle(frame, i, points[i], radius) for i in order)
+    labels = _labels(frame, library_map, radius)
     theme_css = "".join(f".t{n}{{fill:{theme.colour}}}" for n, theme in enumerate(themes))
     legend = "\n".join(
         f'<li><span class="sw" style="background:{escape(theme.colour)}"></span>{n}. {escape(theme.name)} '
@@ -286,7 +349,10 @@ def render_html(library_map: LibraryMap) -> str:
         heading=escape(heading),
         style=STYLE + theme_css,
         method=escape(library_map.method),
-        size=SIZE,
+        width=frame.width,
+        height=frame.height,
+        inner_width=frame.width - 1,
+        inner_height=frame.height - 1,
         circles=circles,
         labels="\n".join(labels),
         legend=legend,

@@ -12,7 +12,9 @@ from rag.text import plural
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.backend_bases import RendererBase
     from matplotlib.figure import Figure
+    from matplotlib.text import Text
     from matplotlib.transforms import Bbox
 
 A4_LANDSCAPE_INCHES = (11.69, 8.27)
@@ -41,11 +43,13 @@ NOTE_SIZE = 7.5
 # How much room adjustText leaves around each label, and how far (pixels per step) it moves one.
 LABEL_EXPAND = (1.05, 1.25)
 LABEL_MAX_MOVE = 10
-# Keep points off the frame: coordinates are in [0, 1].
+# Keep points off the frame: a share of the points' extent (at least MIN_SPAN, for one paper alone).
 MARGIN = 0.03
+MIN_SPAN = 0.5
 # Papers of a theme (the most central first) tried as the spot of its name before one is free of other names.
 THEME_LABEL_SPOTS = 200
-THEME_BOX = {"boxstyle": "round,pad=0.25", "facecolor": "white", "alpha": 0.8, "linewidth": 0.5}
+# See-through enough that the points under a name still show.
+THEME_BOX = {"boxstyle": "round,pad=0.25", "facecolor": "white", "alpha": 0.6, "linewidth": 0.5}
 NOTE_WIDTH_CHARS = 60
 
 
@@ -68,15 +72,27 @@ def figure(library_map: LibraryMap) -> Figure:
     page = Figure(figsize=A4_LANDSCAPE_INCHES, dpi=DPI)
     FigureCanvasAgg(page)
     axes = page.add_axes(MAP_AXES)
-    axes.set_xlim(-MARGIN, 1 + MARGIN)
-    axes.set_ylim(-MARGIN, 1 + MARGIN)
-    axes.set_aspect("equal", adjustable="box")
+    _frame(axes, library_map)
     axes.set_axis_off()  # t-SNE/PCA axes have no units worth reading
     _draw_points(axes, library_map)
     _draw_labels(axes, library_map)
     _draw_titles(page, library_map)
     _draw_legend(page, library_map)
     return page
+
+
+def _frame(axes: Axes, library_map: LibraryMap) -> None:
+    """The points' own extent, one scale for both axes, widened along one of them to the map's box: a wide
+    library fills the width and a tall one the height (a unit square left two thirds of the height empty)."""
+    xs, ys = [p.x for p in library_map.points], [p.y for p in library_map.points]
+    margin = MARGIN * max(max(xs) - min(xs), max(ys) - min(ys), MIN_SPAN)
+    width, height = max(xs) - min(xs) + 2 * margin, max(ys) - min(ys) + 2 * margin
+    box_width, box_height = axes.get_window_extent().size
+    width, height = max(width, height * box_width / box_height), max(height, width * box_height / box_width)
+    middle_x, middle_y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    axes.set_xlim(middle_x - width / 2, middle_x + width / 2)
+    axes.set_ylim(middle_y - height / 2, middle_y + height / 2)
+    axes.set_aspect("equal", adjustable="box")
 
 
 def _draw_points(axes: Axes, library_map: LibraryMap) -> None:
@@ -132,13 +148,16 @@ def _draw_labels(axes: Axes, library_map: LibraryMap) -> None:
     if labels:
         adjust_text(labels, ax=axes, expand=LABEL_EXPAND, max_move=LABEL_MAX_MOVE)
     if not library_map.label_all:
-        _theme_labels(axes, library_map, [label.get_window_extent() for label in labels])
+        renderer = axes.figure.canvas.get_renderer()  # type: ignore[attr-defined]
+        _theme_labels(axes, library_map, [label.get_window_extent(renderer) for label in labels])
 
 
 def _theme_labels(axes: Axes, library_map: LibraryMap, taken: list[Bbox]) -> None:
-    """Each theme's name on one of its own papers: the most central one whose name covers nothing ``taken``
-    nor a name placed before it (larger themes first), or the most central one when every spot tried is taken."""
+    """Each theme's name, in its box, on one of its own papers: the most central one where the box stays inside
+    the map and covers nothing ``taken`` nor a box placed before it (larger themes first), else the most central
+    one inside the map."""
     renderer = axes.figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    inside = axes.get_window_extent(renderer)
     for number, theme in enumerate(library_map.themes):
         label = axes.text(
             theme.x,
@@ -153,12 +172,32 @@ def _theme_labels(axes: Axes, library_map: LibraryMap, taken: list[Bbox]) -> Non
         )
         members = [(p.x, p.y) for p in library_map.points if p.theme == number]
         members.sort(key=lambda xy: (xy[0] - theme.x) ** 2 + (xy[1] - theme.y) ** 2)
-        for spot in [*members[:THEME_LABEL_SPOTS], (theme.x, theme.y)]:
+        spots = [*members[:THEME_LABEL_SPOTS], (theme.x, theme.y)]
+        fitting = [spot for spot in spots if _fits(label, spot, inside, renderer)] or spots[:1]
+        for spot in fitting:
             label.set_position(spot)
-            box = label.get_window_extent(renderer)
+            box = box_of(label, renderer)
             if not any(box.overlaps(other) for other in taken):
                 break
+        else:
+            label.set_position(fitting[0])
+            box = box_of(label, renderer)
         taken.append(box)
+
+
+def box_of(label: Text, renderer: RendererBase) -> Bbox:
+    """What a label covers: its box when it has one (a theme's name), else its text."""
+    patch = label.get_bbox_patch()
+    if patch is None:
+        return label.get_window_extent(renderer)
+    label.update_bbox_position_size(renderer)
+    return patch.get_window_extent(renderer)
+
+
+def _fits(label: Text, spot: tuple[float, float], inside: Bbox, renderer: RendererBase) -> bool:
+    label.set_position(spot)
+    box = box_of(label, renderer)
+    return bool(box.x0 >= inside.x0 and box.y0 >= inside.y0 and box.x1 <= inside.x1 and box.y1 <= inside.y1)
 
 
 def _draw_titles(figure: Figure, library_map: LibraryMap) -> None:

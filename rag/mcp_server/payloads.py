@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rag.formats.details import detail_rows
+from rag.formats.details import abstract_lines, detail_rows
 from rag.formats.markdown import reference
 from rag.records import Paper
 from rag.services import contracts
@@ -96,10 +96,8 @@ def show_text(view: PaperView) -> str:
         *(f"{label}: {value}" for label, value in detail_rows(paper)),
         *(f"related to: {s.subject}" for s in view.lists),
         "",
-        paper.text,
+        *abstract_lines(paper),
     ]
-    if paper.truncated:
-        lines.append("(abstract cut short in the source)")
     if paper.passages:
         lines.append(f"full text: {len(paper.passages)} passages (in the structured result)")
     return clean("\n".join(lines))

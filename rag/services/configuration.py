@@ -13,9 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr, ValidationError
-from pydantic_settings import DotEnvSettingsSource, EnvSettingsSource, TomlConfigSettingsSource
 
-from rag.config import ENV_FILE, ENV_PREFIX, Settings, load_settings, user_config_file
+from rag.config import (
+    ENV_PREFIX,
+    Settings,
+    load_settings,
+    setting_sources,
+    setting_variable,
+    source_of,
+    user_config_file,
+)
 from rag.errors import InputError
 from rag.redaction import mask
 
@@ -37,11 +44,6 @@ class ConfigView:
     settings: list[SettingValue]
 
 
-def _variable(field: str) -> str:
-    alias = Settings.model_fields[field].validation_alias
-    return alias if isinstance(alias, str) else f"{ENV_PREFIX}{field.upper()}"
-
-
 def _shown(value: Any) -> tuple[str, bool]:
     if isinstance(value, SecretStr):
         return mask(value.get_secret_value()), True
@@ -55,18 +57,11 @@ def _shown(value: Any) -> tuple[str, bool]:
 def effective(overrides: dict[str, Any]) -> ConfigView:
     """Each setting's value as commands see it, and the source that gave it."""
     settings = load_settings(**overrides)
-    given_by = [
-        ("flag", {name for name, value in overrides.items() if value is not None}),
-        ("environment", set(EnvSettingsSource(Settings)())),
-        (f"{ENV_FILE} ({Path(ENV_FILE).resolve()})", set(DotEnvSettingsSource(Settings, env_file=ENV_FILE)())),
-        (f"config file ({user_config_file()})", set(TomlConfigSettingsSource(Settings, user_config_file())())),
-    ]
+    sources = setting_sources(overrides)
     rows = []
     for field in Settings.model_fields:
-        variable = _variable(field)
-        source = next((name for name, keys in given_by if field in keys or variable in keys), "default")
         value, secret = _shown(getattr(settings, field))
-        rows.append(SettingValue(variable, value, source, secret))
+        rows.append(SettingValue(setting_variable(field), value, source_of(field, sources), secret))
     return ConfigView(user_config_file(), rows)
 
 
@@ -75,7 +70,7 @@ def _field(key: str) -> str:
     import difflib
 
     name = key.strip().removeprefix(ENV_PREFIX).removeprefix(ENV_PREFIX.lower()).replace("-", "_").lower()
-    by_variable = {_variable(f).lower(): f for f in Settings.model_fields}
+    by_variable = {setting_variable(f).lower(): f for f in Settings.model_fields}
     field = name if name in Settings.model_fields else by_variable.get(key.strip().lower())
     if field is None:
         close = difflib.get_close_matches(name, list(Settings.model_fields), n=1)
@@ -90,7 +85,7 @@ def _parsed(field: str, value: str) -> Any:
         checked = Settings.model_validate({field: value} if field != "openai_api_key" else {"OPENAI_API_KEY": value})
     except ValidationError as exc:
         problems = "; ".join(err["msg"] for err in exc.errors())
-        raise InputError(f"{_variable(field)}={value!r} is not a valid value ({problems})") from None
+        raise InputError(f"{setting_variable(field)}={value!r} is not a valid value ({problems})") from None
     stored = getattr(checked, field)
     if isinstance(stored, SecretStr):
         return stored.get_secret_value()
@@ -126,7 +121,7 @@ def set_value(key: str, value: str) -> tuple[str, Path]:
     def change(document: Any) -> None:
         document[field] = parsed
 
-    return _variable(field), _edit(change)
+    return setting_variable(field), _edit(change)
 
 
 def unset_value(key: str) -> tuple[str, Path]:
@@ -135,4 +130,4 @@ def unset_value(key: str) -> tuple[str, Path]:
     def change(document: Any) -> None:
         document.pop(field, None)
 
-    return _variable(field), _edit(change)
+    return setting_variable(field), _edit(change)

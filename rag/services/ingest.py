@@ -44,7 +44,8 @@ def ingest(
         ctx.notify(warning)
     with ctx.writer(create=True) as library:
         try:
-            report = library.add(list(loaded.papers.values()), loaded.lists, [s.file for s in loaded.lists])
+            replaced = [s.file for s in loaded.lists]
+            report = library.add(list(loaded.papers.values()), loaded.lists, replaced, loaded.copies)
         except KeyboardInterrupt:
             raise _interrupted_while_indexing(library, len(loaded.papers)) from None
         for warning in report.warnings:

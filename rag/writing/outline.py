@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -106,6 +106,10 @@ def _theme_words(paper: Paper, stop: frozenset[str]) -> Counter[str]:
     return weights
 
 
+# A stem at least this long that starts another stem is the same word in another form.
+SAME_WORD_MIN_STEM = 5
+
+
 def theme_names(groups: Sequence[Sequence[int]], papers: Sequence[Paper]) -> list[str]:
     """Each group's most distinctive words (frequent inside it, rare outside). Every paper's words are
     counted once, whatever the number of themes."""
@@ -118,8 +122,30 @@ def theme_names(groups: Sequence[Sequence[int]], papers: Sequence[Paper]) -> lis
         for index in group:
             inside.update(words[index])
         scored = sorted(inside, key=lambda w: (-inside[w] * math.log(1 + len(papers) / overall[w]), w))
-        names.append(", ".join(scored[:THEME_NAME_WORDS]) or "other")
+        names.append(", ".join(_distinct_forms(scored, THEME_NAME_WORDS)) or "other")
     return names
+
+
+def _distinct_forms(words: Iterable[str], count: int) -> list[str]:
+    """The first ``count`` of ``words``, leaving out a word in another form of one already chosen ('cell' after
+    'cells', 'immunity' after 'immune', 'inflammation' after 'inflammatory'): one name says each thing once."""
+    chosen: list[str] = []
+    stems: list[str] = []
+    for word in words:
+        stem = "".join(tokenize(word)) or word
+        if not any(_same_word(stem, other) for other in stems):
+            stems.append(stem)
+            chosen.append(word)
+        if len(chosen) == count:
+            break
+    return chosen
+
+
+def _same_word(stem: str, other: str) -> bool:
+    """One stem, or one the start of the other (Snowball stems 'inflammation' 'inflamm', 'inflammatory'
+    'inflammatori')."""
+    shorter, longer = sorted((stem, other), key=len)
+    return shorter == longer or (len(shorter) >= SAME_WORD_MIN_STEM and longer.startswith(shorter))
 
 
 def outline(topic: str, papers: Sequence[Paper], embedder: Embedder | None, label: str = OUTLINE_LABEL) -> Answer:
