@@ -41,7 +41,8 @@ from rag.services.check import library_view
 from rag.services.context import Context
 from rag.services.ingest import ingest
 from rag.writing import paper_fit
-from rag.writing.manuscript_check import CitationCheck, LibraryView, ManuscriptChecker
+from rag.writing.check_findings import CitationCheck
+from rag.writing.manuscript_check import LibraryView, ManuscriptChecker
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT.parent / "shared" / "real" / "manuscripts"

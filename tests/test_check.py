@@ -256,7 +256,7 @@ def test_exit_codes(tmp_path: Path, bib: Path) -> None:
 def test_a_problem_still_fails_the_check_when_the_reader_stops_reading(tmp_path: Path, bib: Path) -> None:
     """`rag check thesis.tex | head` in a CI job with pipefail: the closed pipe must not turn exit 1 into 0."""
     assert invoke("ingest", str(bib))[0] == 0
-    paper = tex(tmp_path, *([UNRELATED] * 300))
+    paper = tex(tmp_path, UNRELATED, *([SUPPORTED] * 300))  # one problem, then enough lines to fill the pipe
     script = f'set -o pipefail; "{sys.executable}" -m rag check --all "{paper}" | head -c 10 >/dev/null'
     done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=os.environ, check=False)
     assert done.returncode == 1, done.stderr
@@ -281,9 +281,11 @@ def test_the_bibliography_the_manuscript_names_is_read_and_its_ids_resolve(tmp_p
     (cited,) = report["citations"]
     assert (cited["key"], cited["paper"]["citekey"], cited["verdict"]) == ("coffee", "smith2020", "fits_stated")
     assert "refs.bib: 3 entries read, 3 new in the library" in err
-    # Given as text, a manuscript never makes rag read a file it names.
-    code, report, err = checked("-", input=paper.read_text())
-    assert report["citations"][0]["verdict"] == "cannot_check" and "refs.bib" not in err
+    # Given as text, a manuscript never makes rag read a file it names (a fresh library: nothing resolves).
+    fresh = {"RAG_DATA_DIR": str(tmp_path / "fresh")}
+    result = runner.invoke(app, ["check", "-", "--json"], input=paper.read_text(), env=fresh)
+    assert json.loads(result.stdout)["citations"][0]["verdict"] == "cannot_check"
+    assert "entries read" not in result.stderr and "not read" in result.stderr
 
 
 def test_a_table_row_is_read_leniently(tmp_path: Path, bib: Path) -> None:

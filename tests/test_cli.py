@@ -41,6 +41,7 @@ def test_search_json_contract(seeded: Path) -> None:
             "citekey",
             "text",
             "sources",
+            "retracted",
             "passage",
         }
         assert hit["rank"] == rank and hit["passage"] is None  # abstracts only: no full text matched

@@ -39,7 +39,7 @@ def render_check(console: Console, report: CheckReport, everything: bool = False
     """The problems (``everything``: every citation) as wrapped linter lines grouped by file, then the summary."""
     from rich.text import Text
 
-    from rag.writing.manuscript_check import finding
+    from rag.writing.check_findings import finding
 
     shown = report.checks if everything else report.problems
     order = {file: n for n, file in enumerate(dict.fromkeys(c.cite.file for c in report.checks))}

@@ -15,7 +15,7 @@ from rag.services import contracts
 from rag.services.results import CheckReport, Collections, PaperView, SearchResult
 from rag.text import printable
 from rag.writing.answer import Answer, AnswerMode
-from rag.writing.manuscript_check import finding
+from rag.writing.check_findings import finding
 
 # A search hit's text in the readable rendering; the structured result has all of it.
 SNIPPET_CHARS = 240

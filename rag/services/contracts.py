@@ -25,7 +25,7 @@ from rag.services.results import (
     SupportEvalRun,
 )
 from rag.writing.answer import Answer, Citation, CitedSentence
-from rag.writing.manuscript_check import CitationCheck
+from rag.writing.check_findings import CitationCheck
 
 
 def hit_json(hit: Hit) -> dict[str, Any]:

@@ -17,7 +17,8 @@ from rag.records import Method, Paper, ProgressFn
 from rag.services.context import Context
 from rag.services.requests import EvalRequest, SupportEvalRequest, WritingOptions
 from rag.services.results import EvalRun, SupportEvalRun
-from rag.writing.verification import judge_with_model, score_against_sources
+from rag.writing.citation_check import answer_label
+from rag.writing.verification import judge_with_model
 
 # Bad lines of a pairs file shown one by one; the rest are counted.
 SHOWN_WARNINGS = 5
@@ -85,13 +86,12 @@ def evaluate_retrieval(ctx: Context, request: EvalRequest) -> EvalRun:
 def check_pairs(
     pairs: Sequence[LabelledPair], judge: ChatModel | None, usage: Usage, progress: ProgressFn | None = None
 ) -> list[PairResult]:
-    """Each pair checked as an answer's sentence would be: offline, or by the model as judge."""
+    """Each pair checked as an answer's sentence would be (the answer policy): offline, or by the model as judge."""
     results = []
     for done, pair in enumerate(pairs, start=1):
         paper = Paper(id=f"pair{pair.line}", text=pair.abstract, title=pair.title)
         if judge is None:
-            scored = score_against_sources([pair.claim], [paper])[0][0]
-            label, score = scored.support, scored.score
+            label, score = answer_label(pair.claim, paper)
         else:
             label = judge_with_model(pair.claim, [(1, paper)], judge, usage)
             score = 1.0 if label.is_top else 0.0

@@ -14,7 +14,7 @@ from rag.services.contracts import answer_json, check_json
 from rag.services.requests import WritingOptions
 from rag.services.results import CheckReport
 from rag.writing.answer import Answer
-from rag.writing.manuscript_check import finding
+from rag.writing.check_findings import finding
 
 DEFAULT_SHOWN = 20
 

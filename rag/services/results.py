@@ -17,7 +17,7 @@ from rag.llm.types import Usage
 from rag.records import Hit, LibraryInfo, Paper, SeedList
 from rag.text import plural
 from rag.writing.answer import Answer
-from rag.writing.manuscript_check import CitationCheck, Verdict
+from rag.writing.check_findings import CitationCheck, Verdict
 
 
 @dataclass

@@ -134,7 +134,8 @@ def check_claim(
     cited = [n for n in cited if not given[n - 1].no_abstract]  # a title backs nothing: never cited as evidence
     support, best, best_n = _label_cited(claim.text, cited, scores, given, judge, usage)
     reading, why = _read(claim.text, cited, prepared)
-    support = answer_support(support, reading)  # the answer policy: what the sentence states decides
+    conflict = bool(best and best.conflict and judge is None)
+    support = answer_support(support, reading, conflict)  # the answer policy: what the sentence states decides
     if reading.contradicts:  # it says the opposite of what it cites: never shown, even marked
         return DroppedSentence(with_citations(claim.text, cited), REVERSED, why)
     attributed = False

@@ -23,6 +23,7 @@ from rag.text import split_sentences
 from rag.writing.answer import Support
 from rag.writing.discrepancies import Finding, SourceFacts, best_aligned, changes, missing_facts
 from rag.writing.sources import source_block
+from rag.writing.verification import score_against_sources
 
 
 class Policy(StrEnum):
@@ -82,14 +83,25 @@ def read_against(sentence: str, cited: Sequence[CitedText], others: Sequence[Cit
     return reading
 
 
-def answer_support(support: Support, reading: Reading) -> Support:
+def answer_support(support: Support, reading: Reading, conflict: bool = False) -> Support:
     """The answer policy: findings decide, whatever the similarity said. A sentence that reverses its source
-    is contradicted; one that states a number or name its sources do not is unsupported."""
+    is contradicted; one that states a number or name its sources do not is unsupported; one whose evidence
+    the offline check sees negate or reverse it (``conflict``) is at best weak."""
     if reading.contradicts:
         return Support.CONTRADICTED
     if reading.findings and support is not Support.UNCITED:
         return Support.UNSUPPORTED
+    if conflict and support.is_top:
+        return Support.WEAK
     return support
+
+
+def answer_label(claim: str, paper: Paper) -> tuple[Support, float]:
+    """One sentence against the one paper it cites, offline, under the answer policy: its label and the
+    support check's score (what `rag eval-support` measures)."""
+    scored = score_against_sources([claim], [paper])[0][0]
+    support = Support.UNSUPPORTED if paper.no_abstract else scored.support
+    return answer_support(support, read_against(claim, [CitedText.of(paper)]), scored.conflict), scored.score
 
 
 def describe(findings: Sequence[Finding], cited: str, name_other: dict[int, str] | None = None) -> str:

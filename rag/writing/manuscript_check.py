@@ -13,133 +13,47 @@ against all of them together (each may state one half of it).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from rag.llm.types import ChatModel, Usage
 from rag.manuscripts.citing import Cite, CitingSentence, Context
-from rag.records import Paper, ProgressFn
-from rag.text import plural, printable
+from rag.records import Paper, Passage, ProgressFn
+from rag.text import plural, tokenize
 from rag.writing.answer import Support
+from rag.writing.check_findings import (
+    _FROM_SUPPORT,
+    NO_SENTENCE,
+    NOT_IN_LIBRARY,
+    NOT_STATED,
+    STATED,
+    STATED_TOGETHER,
+    TITLE_ONLY,
+    CheckLabel,
+    CitationCheck,
+    Suggestion,
+    Verdict,
+    offline_label,
+)
 from rag.writing.citation_check import CitedText, describe, read_against
 from rag.writing.paper_fit import CONTEXT_SENTENCES, ManuscriptScores, Pair, features, load_fit_model
+from rag.writing.support_check import load_support_model
 from rag.writing.verification import SourceScore, judge_with_model, score_against_group, score_against_sources
 
+Resolve = Callable[[str], Paper | None]
+# A key the library does not have -> the keys it may have meant ("did you mean").
+NearKeys = Callable[[str], list[str]]
 MAX_SUGGESTIONS = 3
+# Passages of a paper's full text (those sharing most terms with the sentence) read beside its abstract.
+FULL_TEXT_PASSAGES = 2
 # Papers of the library (closest to the sentence first) weighed as better fits for a flagged citation.
 SUGGESTION_POOL = 10
 # A contradiction counts for a manuscript only where the sentence restates an abstract sentence this closely
 # (share of its content words): a loose paraphrase reversing a word is not strong evidence.
 MANUSCRIPT_ALIGNMENT = 0.75
-NOT_IN_LIBRARY = "not in the library"
-TITLE_ONLY = "known by its title only: no abstract to check against"
-NO_SENTENCE = "no sentence around the citation"
-STATED = "the abstract states it"
-NOT_STATED = "the abstract does not state it (fine: the paper may)"
-STATED_TOGETHER = "stated by the sentence's citations together"
 # Not sentences (a table row's cells side by side, a heading): read leniently, never called a problem
 # (a retraction is one wherever it is cited).
 LENIENT = (Context.TABLE, Context.HEADING)
-
-
-class CheckLabel(StrEnum):
-    """What the abstract says about the sentence (the support check's label; ``verdict`` says what to do)."""
-
-    EVIDENCE = "evidence_found"
-    WEAK = "weak"
-    UNSUPPORTED = "unsupported"
-    CONFLICT = "conflict"
-    CANNOT_CHECK = "cannot_check"
-
-    @property
-    def shown(self) -> str:
-        return self.value.replace("_", " ")
-
-
-class Verdict(StrEnum):
-    WRONG_PAPER = "wrong_paper"
-    CONTRADICTS = "contradicts"
-    RETRACTED = "retracted"
-    FITS_STATED = "fits_stated"
-    FITS_NOT_STATED = "fits_not_stated"
-    CANNOT_CHECK = "cannot_check"
-
-    @property
-    def flagged(self) -> bool:
-        """A problem (exit 1), as opposed to a note."""
-        return self in (Verdict.WRONG_PAPER, Verdict.CONTRADICTS, Verdict.RETRACTED)
-
-    @property
-    def shown(self) -> str:
-        return _SHOWN[self]
-
-    @property
-    def code(self) -> str:
-        """The linter code: 'wrong-paper', 'not-stated' ..."""
-        return _CODES[self]
-
-
-_SHOWN = {
-    Verdict.WRONG_PAPER: "likely the wrong paper",
-    Verdict.CONTRADICTS: "contradicts",
-    Verdict.RETRACTED: "retracted",
-    Verdict.FITS_STATED: "stated in the abstract",
-    Verdict.FITS_NOT_STATED: "not stated in the abstract",
-    Verdict.CANNOT_CHECK: "cannot check",
-}
-_CODES = {
-    Verdict.WRONG_PAPER: "wrong-paper",
-    Verdict.CONTRADICTS: "contradicts",
-    Verdict.RETRACTED: "retracted",
-    Verdict.FITS_STATED: "stated",
-    Verdict.FITS_NOT_STATED: "not-stated",
-    Verdict.CANNOT_CHECK: "cannot-check",
-}
-_FROM_SUPPORT = {
-    Support.SUPPORTED: CheckLabel.EVIDENCE,
-    Support.EVIDENCE: CheckLabel.EVIDENCE,
-    Support.WEAK: CheckLabel.WEAK,
-    Support.UNSUPPORTED: CheckLabel.UNSUPPORTED,
-    Support.UNCITED: CheckLabel.UNSUPPORTED,
-    Support.CONTRADICTED: CheckLabel.CONFLICT,
-}
-
-
-def offline_label(score: SourceScore) -> CheckLabel:
-    """The support check's label, its contradiction flag first (it is only raised on on-topic evidence)."""
-    return CheckLabel.CONFLICT if score.conflict else _FROM_SUPPORT[score.support]
-
-
-@dataclass
-class Suggestion:
-    paper: Paper
-    label: CheckLabel
-    score: float  # how well it fits the sentence (0..1)
-    evidence: str
-
-
-@dataclass
-class CitationCheck:
-    cite: Cite
-    sentence: str
-    verdict: Verdict
-    reason: str
-    label: CheckLabel = CheckLabel.CANNOT_CHECK
-    score: float | None = None  # the support check's score, also under --verify llm (the judge gives none)
-    evidence: str | None = None  # the cited paper's sentence that best matches the citing sentence
-    paper: Paper | None = None
-    suggestions: list[Suggestion] = field(default_factory=list)
-    fit: float | None = None  # how well the paper fits the sentence against the library (0..1)
-    context: Context = Context.PROSE
-
-    @property
-    def flagged(self) -> bool:
-        return self.verdict.flagged
-
-
-Resolve = Callable[[str], Paper | None]
-# A key the library does not have -> the keys it may have meant ("did you mean").
-NearKeys = Callable[[str], list[str]]
 
 
 @dataclass
@@ -162,6 +76,7 @@ class _Pairing:
     score: SourceScore
     label: CheckLabel
     contradiction: str = ""  # what the sentence reverses, told for a reader; empty when nothing
+    passage: str | None = None  # where in the full text the evidence is ("p. 4"); None: the abstract
 
 
 @dataclass
@@ -234,7 +149,8 @@ class ManuscriptChecker:
             if pairing.contradiction:
                 check.verdict, check.reason = Verdict.CONTRADICTS, pairing.contradiction
             elif pairing.label is CheckLabel.EVIDENCE:
-                check.verdict, check.reason = Verdict.FITS_STATED, STATED
+                check.verdict = Verdict.FITS_STATED
+                check.reason = STATED if pairing.passage is None else f"the full text states it ({pairing.passage})"
             elif together is CheckLabel.EVIDENCE:
                 check.verdict, check.reason = Verdict.FITS_STATED, STATED_TOGETHER
         if wrong and check.verdict is not Verdict.FITS_STATED:
@@ -298,14 +214,19 @@ class ManuscriptChecker:
         return cited_in
 
     def _pair(self, text: str, paper: Paper) -> _Pairing:
-        """The support label of one (sentence, paper) pair and any reversal, worked out once."""
+        """The support label of one (sentence, paper) pair and any reversal, worked out once; a paper whose
+        full text the library holds is read in its abstract and the passages closest to the sentence."""
         key = (text, paper.id)
         if key not in self._pairs:
-            score = score_against_sources([text], [paper])[0][0]
+            read, passages = with_full_text(paper, text)
+            score = score_against_sources([text], [read])[0][0]
             label = offline_label(score)
-            if paper.id not in self._texts:
-                self._texts[paper.id] = CitedText.of(paper)
-            reading = read_against(text, [self._texts[paper.id]])
+            if passages:
+                reading = read_against(text, [CitedText.of(read)])
+            else:
+                if paper.id not in self._texts:
+                    self._texts[paper.id] = CitedText.of(paper)
+                reading = read_against(text, [self._texts[paper.id]])
             reversed_here = [f for f in reading.findings if f.kind.contradicts]
             contradiction = ""
             if reversed_here and reading.aligned >= MANUSCRIPT_ALIGNMENT:
@@ -314,7 +235,8 @@ class ManuscriptChecker:
                 verdict = judge_with_model(text, [(1, paper)], self.judge, self.usage)
                 label = _FROM_SUPPORT[verdict]
                 contradiction = "the model judge: the paper contradicts it" if verdict is Support.CONTRADICTED else ""
-            self._pairs[key] = _Pairing(score, label, contradiction)
+            where = next((p.where for p in passages if score.sentence and score.sentence in p.text), None)
+            self._pairs[key] = _Pairing(score, label, contradiction, where)
         return self._pairs[key]
 
     def _together(self, text: str, papers: Sequence[Paper]) -> CheckLabel:
@@ -356,6 +278,26 @@ class ManuscriptChecker:
         ]  # fmt: skip
 
 
+def with_full_text(paper: Paper, sentence: str) -> tuple[Paper, list[Passage]]:
+    """``paper`` as the check reads it for ``sentence``: its abstract and, when the library holds its full text,
+    the FULL_TEXT_PASSAGES passages sharing most (IDF-weighted) terms with the sentence; and those passages."""
+    if not paper.passages:
+        return paper, []
+    idf = load_support_model().idf
+    terms = set(tokenize(sentence))
+    weight = {p.n: sum(idf(t) for t in terms & _passage_terms(p.text)) for p in paper.passages}
+    chosen = [p for p in sorted(paper.passages, key=lambda p: -weight[p.n])[:FULL_TEXT_PASSAGES] if weight[p.n] > 0]
+    if not chosen:
+        return paper, []
+    text = " ".join([paper.text, *(p.text for p in chosen)])
+    return replace(paper, text=text, passages=[], no_abstract=False), chosen
+
+
+@lru_cache(maxsize=4096)
+def _passage_terms(text: str) -> frozenset[str]:
+    return frozenset(tokenize(text))
+
+
 def _misfit(paper: Paper, library: LibraryView, index: int) -> str:
     """Why the paper looks like the wrong one: where it ranks for the sentence among the library's papers."""
     scores = library.scores
@@ -364,19 +306,3 @@ def _misfit(paper: Paper, library: LibraryView, index: int) -> str:
     row = scores.similarity[index] if scores.has_vectors else scores.lexical[index]
     rank = int((row > row[library.column[paper.id]]).sum()) + 1
     return f"{plural(rank - 1, 'other paper')} of the library fit the sentence better (rank {rank} of {len(row)})"
-
-
-def finding(check: CitationCheck) -> str:
-    """One linter line, whole (the terminal wraps it; nothing is cut): ``paper.tex:42:17: wrong-paper
-    \\cite{k} in "sentence": 12 other papers of the library fit the sentence better (rank 13 of 200); better:
-    jones2021, lee2020``."""
-    cite = check.cite
-    line = f"{cite.file}:{cite.line}:{cite.column}: {check.verdict.code} {printable(cite.written)}"
-    if check.sentence:
-        line += f' in "{printable(check.sentence)}"'
-    line += f": {printable(check.reason)}"
-    if check.verdict in (Verdict.CONTRADICTS, Verdict.FITS_STATED) and check.evidence:
-        line += f'{":" if check.reason == STATED else "; the abstract:"} "{printable(check.evidence)}"'
-    if check.suggestions:
-        line += "; better: " + ", ".join(printable(s.paper.citekey) for s in check.suggestions)
-    return line
