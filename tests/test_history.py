@@ -55,6 +55,22 @@ def test_questions_drafts_and_checks_are_logged_and_shown_again(seeded: Path, tm
     assert missing.exit_code == 1 and "`rag log` lists them" in missing.stderr
 
 
+def test_log_show_prints_a_model_answer_as_it_was_shown(seeded: Path) -> None:
+    """The marks ("(weak support)", the dagger of a citation rag added), the check's footer and the references."""
+    from fake_openai import FakeOpenAI, Reply
+
+    holmes = "Holmes trains large language models across clusters with heterogeneous NIC environments."
+    with FakeOpenAI() as fake:
+        fake.play(Reply(text=f"{holmes} Scheduling matters for training speed [2]."))
+        model = ["--model", "test-model", "--base-url", fake.url, "--no-cache"]
+        asked = runner.invoke(app, ["ask", "which works target heterogeneous GPUs?", *model])
+    assert asked.exit_code == 0, asked.output
+    assert "†" in asked.stdout and "citation check:" in asked.stdout
+    entry = json.loads(runner.invoke(app, ["log", "-n", "1", "--json"]).stdout)["entries"][0]
+    again = runner.invoke(app, ["log", "show", str(entry["id"])]).stdout
+    assert " ".join(again.split()) == " ".join(asked.stdout.split())
+
+
 def test_logging_can_be_turned_off(seeded: Path) -> None:
     runner.invoke(app, ["ask", "which works target heterogeneous GPUs?"], env={"RAG_LOG": "false"})
     listed = runner.invoke(app, ["log"])

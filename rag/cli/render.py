@@ -7,7 +7,6 @@ abstract prints literally and cannot restyle the terminal.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from rich.console import Console, Group
@@ -15,8 +14,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from rag.formats import shown
 from rag.formats.details import abstract_lines, detail_rows
-from rag.formats.markdown import reference
 from rag.records import LogEntry, Paper
 from rag.services.configuration import ConfigView
 from rag.services.results import (
@@ -31,8 +30,7 @@ from rag.services.results import (
     SupportEvalRun,
 )
 from rag.text import plural, printable
-from rag.writing.answer import Answer, AnswerMode, CitedSentence, Support
-from rag.writing.sources import author_year
+from rag.writing.answer import Answer
 
 SNIPPET_CHARS = 220
 
@@ -46,9 +44,7 @@ def _short(text: str, limit: int = SNIPPET_CHARS) -> str:
 
 
 def reference_line(paper: Paper) -> Text:
-    line = Text(clean(reference(paper)))
-    line.append(f"  [{clean(paper.citekey)}]", style="dim")
-    return line
+    return styled(shown.reference_pieces(paper))
 
 
 def render_search(console: Console, result: SearchResult) -> None:
@@ -75,132 +71,24 @@ def render_search(console: Console, result: SearchResult) -> None:
         console.print(Text("    " + clean(", ".join(paper.sources)), style="dim"))
 
 
-def render_references(console: Console, answer: Answer) -> None:
-    if not answer.citations and not answer.more_citations:
-        return
-    console.print()
-    console.print(Text("References", style="bold"))
-    for citation in [*answer.citations, *answer.more_citations]:
-        line = Text(f"[{citation.n}] ")
-        line.append_text(reference_line(citation.paper))
-        console.print(line)
+# The colours of the style names rag.formats.shown gives.
+STYLES = {shown.DIM: "dim", shown.BOLD: "bold", shown.WARN: "yellow", shown.ALERT: "bold red", shown.MARK: "cyan"}
 
 
-ATTRIBUTED_MARK = "†"
-_MARK_STYLE = {Support.WEAK: "yellow", Support.CONTRADICTED: "bold red"}
-
-
-def _sentence_text(sentence: CitedSentence) -> Text:
-    """One checked sentence, with what the check found written beside it."""
-    text = Text(clean(sentence.text), style=_MARK_STYLE.get(sentence.support or Support.SUPPORTED, ""))
-    if sentence.attributed:
-        text.append(ATTRIBUTED_MARK, style="cyan")
-    if sentence.support is Support.WEAK:
-        text.append(" (weak support)", style="yellow")
-    if sentence.support is Support.CONTRADICTED:
-        cited = "".join(f"[{n}]" for n in sentence.citations)
-        text.append(f" (contradicted by {cited})", style="bold red")
-    if sentence.conflict:
-        text.append(" (its source may say otherwise)", style="yellow")
+def styled(line: shown.Line) -> Text:
+    text = Text()
+    for piece in line:
+        text.append(piece.text, style=STYLES.get(piece.style, ""))
     return text
 
 
-def _marked_text(answer: Answer) -> Text:
-    """The answer's paragraphs, each checked sentence written with its marks."""
-    out = Text()
-    pending = list(answer.sentences)
-    for number, paragraph in enumerate(answer.text.split("\n\n")):
-        if number:
-            out.append("\n\n")
-        cursor = 0
-        while pending and (at := paragraph.find(pending[0].text, cursor)) >= 0:
-            out.append(clean(paragraph[cursor:at]))
-            out.append_text(_sentence_text(pending[0]))
-            cursor = at + len(pending.pop(0).text)
-        out.append(clean(paragraph[cursor:]))
-    return out
-
-
-def render_evidence(console: Console, answer: Answer) -> None:
-    """For each cited sentence, the source sentence that backs it best: a claim checked in one glance."""
-    shown = [s for s in answer.sentences if s.evidence is not None]
-    if not shown:
-        return
-    console.print()
-    console.print(Text("Evidence", style="bold"))
-    for sentence in shown:
-        assert sentence.evidence is not None
-        console.print(Text(f"- {clean(sentence.text)}", style="dim"))
-        console.print(Text(f"  [{sentence.evidence.source}] “{clean(sentence.evidence.text)}”"))
-
-
-def render_checks(console: Console, answer: Answer, notes: bool = True) -> None:
-    """What the citation check found: invented numbers, dropped and marked sentences, uncited papers."""
-    if answer.removed_citations:
-        numbers = ", ".join(f"[{n}]" for n in answer.removed_citations)
-        console.print(Text(f"removed citations to sources that were not given: {numbers}", style="yellow"))
-    for note in answer.notes if notes else []:
-        console.print(Text(clean(note), style="dim" if answer.mode is AnswerMode.OUTLINE else "yellow"))
-    if answer.mode is AnswerMode.LLM and answer.sentences:
-        labels = (Support.SUPPORTED, Support.EVIDENCE, Support.WEAK, Support.CONTRADICTED)
-        counts = {label: sum(1 for s in answer.sentences if s.support is label) for label in labels}
-        summary = ", ".join(f"{count} {label.value.replace('_', ' ')}" for label, count in counts.items() if count)
-        console.print(Text(f"citation check: {len(answer.sentences)} sentences shown: {summary}", style="dim"))
-        if any(s.attributed for s in answer.sentences):
-            console.print(
-                Text(f"{ATTRIBUTED_MARK} citation added by rag: the model cited no source that backs it", style="dim")
-            )
-    if answer.dropped:
-        reasons = Counter(d.reason for d in answer.dropped)
-        detail = "; ".join(f"{count} {reason}" for reason, count in reasons.items())
-        console.print(
-            Text(f"dropped {len(answer.dropped)} sentences the reader should not see ({detail})", style="yellow")
-        )
-    if answer.uncited:
-        titles = "; ".join(clean(p.display_title) for p in answer.uncited)
-        console.print(Text(f"relevant but not cited: {titles}", style="dim"))
-    if answer.related:
-        console.print(Text(f"related, no abstract: {related_line(answer.related)}", style="dim"))
-
-
-def related_line(papers: list[Paper]) -> str:
-    """Title-only papers, named but never quoted: 'Title (Author, Year); ...'."""
-    return "; ".join(
-        clean(f"{p.display_title} ({author_year(p)})" if author_year(p) else p.display_title) for p in papers
-    )
-
-
-def render_usage(console: Console, answer: Answer) -> None:
-    usage = answer.usage
-    if usage is None:
-        return
-    tokens = f"{usage.prompt_tokens:,} prompt + {usage.completion_tokens:,} completion tokens"
-    if usage.estimated:
-        tokens += " (estimated)"
-    price = "cost unknown (set RAG_LLM_PRICES)" if usage.cost_usd is None else f"${usage.cost_usd:.4f}"
-    cached = f", {usage.cached_calls} of {usage.calls} calls from cache" if usage.cached_calls else ""
-    console.print(Text(f"{answer.model}: {tokens}, {price}{cached}", style="dim"))
+def print_lines(console: Console, lines: list[shown.Line]) -> None:
+    for line in lines:
+        console.print(styled(line))
 
 
 def render_answer(console: Console, answer: Answer, evidence: bool = False) -> None:
-    outline = answer.mode is AnswerMode.OUTLINE
-    for note in answer.notes if outline else []:  # an outline says what it is before it starts
-        console.print(Text(clean(note), style="dim"))
-    if answer.mode is AnswerMode.LLM:
-        console.print(_marked_text(answer))
-    else:
-        console.print(Text(clean(answer.text), style="yellow" if answer.mode is AnswerMode.INSUFFICIENT else ""))
-    if answer.more_from_papers:
-        console.print()
-        console.print(Text("More from the papers", style="bold"))
-        console.print(Text(clean("\n".join(answer.more_from_papers))))
-    render_references(console, answer)
-    if evidence:
-        render_evidence(console, answer)
-    render_checks(console, answer, notes=not outline)
-    if answer.mode is AnswerMode.EXTRACTIVE and answer.model_text is None:
-        console.print(Text("(extractive answer: quoted from the papers found, no language model)", style="dim"))
-    render_usage(console, answer)
+    print_lines(console, shown.answer_lines(answer, evidence))
 
 
 def render_document(console: Console, answer: Answer, document: str) -> None:
@@ -208,9 +96,7 @@ def render_document(console: Console, answer: Answer, document: str) -> None:
     console.print(Text(document), soft_wrap=True)
     from rag.cli.runtime import stderr_console
 
-    notes = stderr_console()
-    render_checks(notes, answer)
-    render_usage(notes, answer)
+    print_lines(stderr_console(), shown.check_lines(answer) + shown.usage_lines(answer))
 
 
 def render_papers(console: Console, listing: Listing, limit: int | None = None) -> None:

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from rag.errors import NotFoundError, RagError
-from rag.formats.markdown import to_markdown
+from rag.formats.shown import answer_lines, plain
 from rag.index.history import History
 from rag.records import LogEntry
 from rag.services.context import Context
@@ -26,9 +26,10 @@ def _history(ctx: Context) -> History:
 def record_answer(
     ctx: Context, kind: str, question: str, answer: Answer, options: WritingOptions, document: str | None = None
 ) -> None:
-    """Log an answer, summary or draft as the user read it (Markdown with references, or the document)."""
+    """Log an answer, summary or draft as the user read it: its text with the check's marks and notes, the
+    references (rag.formats.shown), or the document."""
     if options.log:
-        text = document if document is not None else to_markdown(answer)
+        text = document if document is not None else plain(answer_lines(answer))
         record(ctx, kind, question, text, answer_json(answer), answer.mode.value, answer.model)
 
 
