@@ -117,3 +117,19 @@ def test_interval_and_auc_helpers() -> None:
     assert wilson(0, 10)[0] == 0.0 and 0.0 < wilson(0, 10)[1] < 0.35
     assert wilson(5, 10)[0] < 0.5 < wilson(5, 10)[1]
     assert roc_auc([0.9, 0.8], [0.1, 0.2]) == 1.0 and roc_auc([0.5], [0.5]) == 0.5 and roc_auc([], [1.0]) is None
+
+
+def test_a_tiny_judge_says_so_with_its_measured_figures(tmp_path: Path, fake: FakeOpenAI) -> None:
+    fake.default = Reply(text=json.dumps({"verdict": "SUPPORTED"}))
+    path = _write(tmp_path / "p.jsonl", PAIRS)
+    judge = ["--verify", "llm", "--json", "--model", "SmolLM2-135M-Instruct", "--base-url", fake.url]
+    first = runner.invoke(app, ["eval-support", str(path), *judge])
+    assert first.stderr.count("is a small model (135M parameters)") == 1
+    assert "measured with it: supported claims passed 25%" in first.stderr
+    # What eval-support measured is what the next --verify llm with this model quotes.
+    second = runner.invoke(app, ["eval-support", str(path), *judge])
+    assert "measured here by rag eval-support: supported claims passed 100%" in second.stderr
+    big = runner.invoke(
+        app, ["eval-support", str(path), "--verify", "llm", "--model", "qwen2.5-7b", "--base-url", fake.url]
+    )
+    assert "small model" not in big.stderr

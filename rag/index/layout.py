@@ -81,6 +81,11 @@ class DataDir:
         return self.root / CAPABILITIES_FILE
 
     @property
+    def judge_figures(self) -> Path:
+        """What `rag eval-support --verify llm` measured of each model as judge (rag.services.judges)."""
+        return self.root / "judge_figures.json"
+
+    @property
     def history(self) -> Path:
         return self.root / HISTORY_FILE
 

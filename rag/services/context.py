@@ -28,6 +28,7 @@ from rag.llm.types import ChatModel
 if TYPE_CHECKING:
     from rag.llm.chat import Endpoint
 from rag.records import Notify, ProgressFn, silent
+from rag.services.judges import warn_small_judge
 from rag.services.requests import WritingOptions
 
 
@@ -96,7 +97,10 @@ class Context:
         layout = self.storage().layout
         cache = ResponseCache(layout.llm_cache) if options.cache and settings.llm_cache else None
         memory = EndpointMemory(layout.endpoint_capabilities)
-        return OpenAICompatibleChat(settings, cache, memory, identity, connect)
+        model = OpenAICompatibleChat(settings, cache, memory, identity, connect)
+        if options.verify_llm:
+            warn_small_judge(self.settings, model.name, layout.judge_figures, self.notify)
+        return model
 
     def _local_model(self, settings: Settings, gguf: Path) -> tuple[Settings, Callable[[], Endpoint]]:
         """Settings for the usual client with an in-process llama.cpp serving ``gguf``, and how to start it: the

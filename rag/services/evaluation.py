@@ -15,6 +15,7 @@ from rag.index.session import LibrarySession
 from rag.llm.types import ChatModel, Usage
 from rag.records import Method, Paper, ProgressFn
 from rag.services.context import Context
+from rag.services.judges import keep_figures
 from rag.services.requests import EvalRequest, SupportEvalRequest, WritingOptions
 from rag.services.results import EvalRun, SupportEvalRun
 from rag.writing.citation_check import answer_label
@@ -116,4 +117,7 @@ def evaluate_support(ctx: Context, request: SupportEvalRequest) -> SupportEvalRu
     usage = Usage()
     results = check_pairs(pairs, judge, usage, ctx.progress)
     checker = f"llm judge ({judge.name})" if judge is not None else "offline"
-    return SupportEvalRun(request.path.name, checker, report(results), len(warnings), usage if judge else None)
+    measured = report(results)
+    if judge is not None:  # what a later --verify llm with this model quotes (rag.services.judges)
+        keep_figures(ctx.storage().layout.judge_figures, judge.name, measured.metrics, len(results))
+    return SupportEvalRun(request.path.name, checker, measured, len(warnings), usage if judge else None)
