@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -109,3 +110,29 @@ def test_a_words_only_library_gets_its_vectors_from_the_first_command_that_finds
     listed = json.loads(runner.invoke(app, ["collections", "--json"]).stdout)["collections"]
     assert [(c["papers"], c["vectors"]) for c in listed if c["name"] == "later"] == [(count, count)]
     assert "adding vectors" not in runner.invoke(app, ["search", "topic 2"]).stderr, "once"
+
+
+def test_vectors_kept_on_disk_are_reused_and_a_damaged_cache_is_done_without(tmp_path: Path) -> None:
+    from rag.embed.disk_cache import DiskCachedEmbedder
+
+    class Counting:
+        name = "words"
+
+        def __init__(self) -> None:
+            self.seen: list[str] = []
+
+        def embed(self, texts: Sequence[str], progress: object = None) -> np.ndarray:
+            self.seen += texts
+            return np.array([[float(len(t)), 1.0] for t in texts], dtype=np.float32)
+
+    inner = Counting()
+    cache = tmp_path / "vectors.sqlite"
+    first = DiskCachedEmbedder(inner, cache, capacity=3).embed(["a", "bb", "a"])
+    again = DiskCachedEmbedder(inner, cache, capacity=3).embed(["bb", "ccc"])  # another process, later
+    assert inner.seen == ["a", "bb", "ccc"]  # each text embedded once, across runs
+    assert first.tolist() == [[1, 1], [2, 1], [1, 1]] and again.tolist() == [[2, 1], [3, 1]]
+    DiskCachedEmbedder(inner, cache, capacity=3).embed(["dddd"])
+    DiskCachedEmbedder(inner, cache, capacity=3).embed(["a"])  # only the newest 3 kept: "a" is gone
+    assert inner.seen[-1] == "a"
+    cache.write_bytes(b"not a database" * 10)
+    assert DiskCachedEmbedder(inner, cache).embed(["e"]).tolist() == [[1, 1]]  # a damaged file: embedded anyway

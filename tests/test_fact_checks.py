@@ -30,6 +30,7 @@ from rag.writing.discrepancies import (
     missing_facts,
     name_mentions,
     numbers_in,
+    windows,
 )
 
 runner = CliRunner()
@@ -133,7 +134,9 @@ def test_reversals_are_read_where_the_sentence_restates_its_evidence() -> None:
     assert changes("X did not increase Y.", "X decreased Y.") == []
     # A sentence written from two of the source's sentences is aligned with both.
     two = ["The cohort had 5,021 adults.", "Risk was higher with impairment.", "Other text."]
-    assert best_aligned("The cohort had 5,021 adults and risk was higher with impairment.", two)[0] == " ".join(two[:2])
+    assert best_aligned("The cohort had 5,021 adults and risk was higher with impairment.", windows(two))[
+        0
+    ] == " ".join(two[:2])
 
 
 @pytest.fixture

@@ -81,6 +81,11 @@ class DataDir:
         return self.root / CAPABILITIES_FILE
 
     @property
+    def vector_cache(self) -> Path:
+        """Vectors of texts embedded before (a manuscript's sentences), kept between runs (rag.embed.disk_cache)."""
+        return self.root / "vector_cache.sqlite"
+
+    @property
     def judge_figures(self) -> Path:
         """What `rag eval-support --verify llm` measured of each model as judge (rag.services.judges)."""
         return self.root / "judge_figures.json"

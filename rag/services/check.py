@@ -8,7 +8,9 @@ slow model never holds the store open.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import json
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +31,8 @@ from rag.writing.manuscript_check import LibraryView, ManuscriptChecker
 from rag.writing.paper_fit import ManuscriptScores
 
 TEXT_NAME = "<text>"
+# Beside a library's papers file: the bibliography files a check added, as they were (size, time).
+STAMPS_FILE = "bibliography_stamps.json"
 # "Did you mean": keys this close to one the library lacks (difflib's ratio), at most this many.
 NEAR_KEY_CUTOFF = 0.8
 MAX_NEAR_KEYS = 3
@@ -67,12 +71,57 @@ def _bibliographies(manuscript: Manuscript, request: CheckRequest) -> list[Path]
 
 
 def _ingest_bibliographies(ctx: Context, files: Sequence[Path]) -> list[str]:
+    """Add the bibliographies to the library as ingest does, unless the library already holds them as they
+    are: a check run again (a pre-commit hook) does not parse an unchanged .bib again."""
     if not files:
         return []
-    result = ingest(ctx, list(files))  # bad entries are reported as file:line by the loader, the rest kept
     names = ", ".join(str(f) for f in files)
+    stamps = _Stamps(ctx)
+    if (entries := stamps.unchanged(files)) is not None:
+        ctx.notify(f"{names}: unchanged since it was last read ({plural(entries, 'entry', 'entries')})")
+        return []
+    result = ingest(ctx, list(files))  # bad entries are reported as file:line by the loader, the rest kept
     ctx.notify(f"{names}: {plural(result.papers_found, 'entry', 'entries')} read, {result.added} new in the library")
+    stamps.keep(files, result.papers_found)
     return result.warnings
+
+
+class _Stamps:
+    """The size and time of each bibliography file a check last added, and of the library's papers file then:
+    both the same, the library holds the file as it is (kept beside the papers file; none on a server)."""
+
+    def __init__(self, ctx: Context) -> None:
+        layout = ctx.storage().layout
+        self.catalog = layout.catalog(ctx.settings.collection)
+        self.file = self.catalog.parent / STAMPS_FILE
+
+    @staticmethod
+    def _of(path: Path) -> list[int]:
+        found = path.stat()
+        return [found.st_size, found.st_mtime_ns]
+
+    def _key(self, files: Sequence[Path]) -> str:
+        return "\n".join(str(f.resolve()) for f in files)
+
+    def unchanged(self, files: Sequence[Path]) -> int | None:
+        """How many entries the files gave when last read, if nothing changed since; else None."""
+        try:
+            kept = json.loads(self.file.read_text(encoding="utf-8")).get(self._key(files))
+            now = [self._of(f) for f in files] + [self._of(self.catalog)]
+        except (OSError, ValueError, AttributeError):
+            return None
+        return int(kept["entries"]) if isinstance(kept, dict) and kept.get("stamps") == now else None
+
+    def keep(self, files: Sequence[Path], entries: int) -> None:
+        if not self.catalog.is_file():
+            return
+        try:
+            kept = json.loads(self.file.read_text(encoding="utf-8")) if self.file.is_file() else {}
+        except (OSError, ValueError):
+            kept = {}
+        kept[self._key(files)] = {"stamps": [*(self._of(f) for f in files), self._of(self.catalog)], "entries": entries}
+        with contextlib.suppress(OSError):
+            self.file.write_text(json.dumps(kept), encoding="utf-8")
 
 
 def _paper(library: LibrarySession, key: str) -> Paper | None:
@@ -121,7 +170,8 @@ def library_view(library: LibrarySession, manuscript: Manuscript) -> LibraryView
 
 def check(ctx: Context, request: CheckRequest) -> CheckReport:
     """Every citation of the manuscript(s) checked, in document order."""
-    ctx = replace(ctx, remember_embeddings=True) if ctx.embedder is None else ctx
+    # A check run again (a pre-commit hook) embeds only the sentences that changed.
+    ctx = replace(ctx, remember_embeddings=True, keep_embeddings=True) if ctx.embedder is None else ctx
     manuscript = _manuscript(request)
     warnings = list(manuscript.warnings)
     for warning in warnings:

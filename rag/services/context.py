@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from rag.config import Settings
 from rag.embed.cached import CachedEmbedder
 from rag.embed.choice import EmbedderChoice, choose_embedder
+from rag.embed.disk_cache import DiskCachedEmbedder
 from rag.errors import InputError
 from rag.index.backend import Backend
 from rag.index.chroma_setup import download_default_model
@@ -45,10 +46,16 @@ class Context:
     backend: Backend | None = None
     # Keep every text's vector for the context's life: a long-lived process meets the same abstracts again.
     remember_embeddings: bool = False
+    # Keep the vectors of texts embedded on disk too (rag.embed.disk_cache): `rag check` run again embeds only
+    # the sentences that changed.
+    keep_embeddings: bool = False
 
     def embedding(self) -> EmbedderChoice:
         if self.embedder is None:
             choice = choose_embedder(self.settings, download=download_default_model)
+            if self.keep_embeddings:
+                cache = self.storage().layout.vector_cache
+                choice = choice.wrapped(lambda inner: DiskCachedEmbedder(inner, cache))
             if self.remember_embeddings:
                 choice = choice.wrapped(CachedEmbedder)
             self.embedder = choice

@@ -21,7 +21,7 @@ from enum import StrEnum
 from rag.records import Paper
 from rag.text import split_sentences
 from rag.writing.answer import Support
-from rag.writing.discrepancies import Finding, SourceFacts, best_aligned, changes, missing_facts
+from rag.writing.discrepancies import Finding, SourceFacts, best_aligned, changes, missing_facts, windows
 from rag.writing.sources import source_block
 from rag.writing.verification import score_against_sources
 
@@ -38,12 +38,12 @@ class CitedText:
 
     paper: Paper
     facts: SourceFacts
-    sentences: tuple[str, ...]
+    stretches: tuple[str, ...]  # what a sentence may restate: each sentence, each two in a row
 
     @classmethod
     def of(cls, paper: Paper) -> CitedText:
         described = source_block(0, paper) + (f"\n{paper.venue}" if paper.venue else "")
-        return cls(paper, SourceFacts.of(described), tuple(split_sentences(paper.searchable_text())))
+        return cls(paper, SourceFacts.of(described), windows(split_sentences(paper.searchable_text())))
 
 
 def prepare(papers: Sequence[Paper]) -> list[CitedText]:
@@ -73,7 +73,7 @@ def read_against(sentence: str, cited: Sequence[CitedText], others: Sequence[Cit
     findings = missing_facts(sentence, [c.facts for c in cited], [o.facts for o in others])
     reading = Reading(findings)
     for n, text in enumerate(cited):
-        restated, share = best_aligned(sentence, text.sentences)
+        restated, share = best_aligned(sentence, text.stretches)
         if share > reading.aligned:
             reading.restates, reading.aligned, reading.source = restated, share, n
     if reading.restates:

@@ -175,12 +175,16 @@ _GREEK_NAMES = (
 _GREEK = dict(zip("αβγδεζηθικλμνξοπρστυφχψω", _GREEK_NAMES.split(), strict=True))
 
 
+# Combining marks (accents once NFKD has taken them off their letters).
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+_FOLDED = str.maketrans({"−": "-", "–": "-", **_GREEK})  # IFN-γ is IFN-gamma
+
+
+@lru_cache(maxsize=65_536)
 def fold(text: str) -> str:
     """Lower case without accents or ligatures: "Dünner" in a source is "Dunner" in a model's sentence; a
     decimal point written as a raised dot (the Lancet's 1·75) is a full stop."""
-    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).lower())
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).replace("−", "-").replace("–", "-")
-    text = "".join(_GREEK.get(ch, ch) for ch in text)  # IFN-γ is IFN-gamma
+    text = _COMBINING.sub("", unicodedata.normalize("NFKD", text.lower())).translate(_FOLDED)
     return _RAISED_DOT.sub(".", text)
 
 
@@ -375,8 +379,13 @@ def _content(tokens: Sequence[str]) -> list[str]:
 
 def aligned_share(sentence: str, evidence: str) -> float:
     """Share of the sentence's content words that its evidence also has."""
-    mine = set(_content(_tokens(sentence)))
-    return len(mine & set(_content(_tokens(evidence)))) / len(mine) if mine else 0.0
+    mine = content_words(sentence)
+    return len(mine & content_words(evidence)) / len(mine) if mine else 0.0
+
+
+@lru_cache(maxsize=65_536)
+def content_words(text: str) -> frozenset[str]:
+    return frozenset(_content(_tokens(text)))
 
 
 def _tokens(text: str) -> list[str]:
@@ -384,15 +393,20 @@ def _tokens(text: str) -> list[str]:
     return _ALIGN_TOKEN.findall(fold(CITATION_GROUP.sub("", text)).replace("·", "."))
 
 
-def best_aligned(sentence: str, sentences: Sequence[str]) -> tuple[str, float]:
-    """The stretch of a source (one sentence or two in a row) that ``sentence`` restates most closely, and the
-    share of its content words found there; a sentence written from two of the source's is aligned with both."""
-    windows = [*sentences, *(f"{a} {b}" for a, b in itertools.pairwise(sentences))]
+def windows(sentences: Sequence[str]) -> tuple[str, ...]:
+    """What a sentence may restate of a source: each of its sentences, and each two in a row."""
+    return (*sentences, *(f"{a} {b}" for a, b in itertools.pairwise(sentences)))
+
+
+def best_aligned(sentence: str, stretches: Sequence[str]) -> tuple[str, float]:
+    """Of ``stretches`` (a source's ``windows``), the one ``sentence`` restates most closely, and the share of
+    its content words found there; a sentence written from two of the source's is aligned with both."""
+    mine = content_words(sentence)
     best, share = "", 0.0
-    for window in windows:
-        found = aligned_share(sentence, window)
+    for stretch in stretches if mine else ():
+        found = len(mine & content_words(stretch)) / len(mine)
         if found > share + ALIGNMENT_TIE:
-            best, share = window, found
+            best, share = stretch, found
     return best, share
 
 

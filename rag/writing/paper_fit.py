@@ -101,7 +101,13 @@ def _rank(row: npt.NDArray[Any], j: int) -> float:
     return math.log1p(float((row > row[j]).sum())) / math.log1p(len(row))
 
 
-def _coverage(wanted: Sequence[str], have: set[str], idf: Idf) -> float:
+@lru_cache(maxsize=16_384)
+def _terms(text: str) -> frozenset[str]:
+    """A paper's terms, tokenized once however many sentences cite it."""
+    return frozenset(tokenize(text))
+
+
+def _coverage(wanted: Sequence[str], have: frozenset[str], idf: Idf) -> float:
     weights = [idf(t) for t in wanted]
     return sum(w for t, w in zip(wanted, weights, strict=True) if t in have) / sum(weights) if wanted else 0.0
 
@@ -126,11 +132,11 @@ def features(scores: ManuscriptScores, pair: Pair) -> dict[str, float]:
     terms = list(dict.fromkeys(tokenize(pair.text)))
     lexical = scores.lexical[pair.sentence]
     best = float(lexical.max(initial=0.0))
-    title_terms = set(tokenize(scores.titles[pair.paper]))
+    title_terms = _terms(scores.titles[pair.paper])
     values = {
         "lexical_rank": _rank(lexical, pair.paper),
         "lexical_share": float(lexical[pair.paper]) / best if best > 0 else 0.0,
-        "idf_coverage": _coverage(terms, set(tokenize(scores.texts[pair.paper])), idf),
+        "idf_coverage": _coverage(terms, _terms(scores.texts[pair.paper]), idf),
         "title_coverage": len(title_terms & set(terms)) / len(title_terms) if title_terms else 0.0,
         "support": pair.support,
         "title_only": float(scores.title_only[pair.paper]),

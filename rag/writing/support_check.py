@@ -21,6 +21,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -154,9 +155,36 @@ class LogisticModel:
         return 1 / (1 + math.exp(-max(min(z, 30.0), -30.0)))
 
 
-def _share(wanted: Sequence[str], have: set[str], idf: Idf | None = None) -> float:
+def _share(wanted: Sequence[str], have: AbstractSet[str], idf: Idf | None = None) -> float:
     weights = [idf(t) if idf else 1.0 for t in wanted]
     return sum(w for t, w in zip(wanted, weights, strict=True) if t in have) / sum(weights) if wanted else 0.0
+
+
+@dataclass(frozen=True)
+class _Read:
+    """One sentence of a cited text as the features read it, worked out once however many claims cite it."""
+
+    tokens: tuple[str, ...]
+    terms: frozenset[str]
+    words: tuple[str, ...]
+    numbers: frozenset[str]
+    cue: bool
+    null: bool
+    negated: bool
+
+
+@lru_cache(maxsize=65_536)
+def _read(sentence: str) -> _Read:
+    tokens, words = tuple(tokenize(sentence)), tuple(_words(sentence))
+    return _Read(
+        tokens,
+        frozenset(tokens),
+        words,
+        frozenset(_NUMBER.findall(sentence)),
+        bool(_RESULTS_CUE.search(sentence)),
+        bool(_NULL_RESULT.search(sentence.lower())),
+        _negated(words),
+    )
 
 
 def sentence_table(terms: Sequence[str], sentences: Sequence[str], idf: Idf, cosines: FloatArray | None) -> FloatArray:
@@ -164,8 +192,8 @@ def sentence_table(terms: Sequence[str], sentences: Sequence[str], idf: Idf, cos
     n = len(sentences)
     rows = []
     for i, s in enumerate(sentences):
-        st = set(tokenize(s))
-        cue = float(bool(_RESULTS_CUE.search(s)))
+        st = _read(s).terms
+        cue = float(_read(s).cue)
         rows.append(
             [_share(terms, st, idf), _share(terms, st), i / max(n - 1, 1), i == n - 1, i == 0, math.log1p(len(st)), cue]
         )
@@ -188,16 +216,17 @@ def pair_features(
     cosines = np.asarray(vectors[1] @ vectors[0], dtype=np.float64) if vectors is not None else None
     selector_logits = selector.logits(sentence_table(terms, sentences, idf, cosines))
     best = int(np.argmax(selector_logits))
-    window = sentences[max(best - 1, 0) : best + 2]
-    terms_of = [set(tokenize(s)) for s in sentences]
+    read = [_read(s) for s in sentences]
+    terms_of = [r.terms for r in read]
     window_terms, all_terms = set().union(*terms_of[max(best - 1, 0) : best + 2]), set().union(*terms_of)
     rare = [t for t in terms if idf(t) >= idf.rare_at]
     pairs = list(itertools.pairwise(terms))
-    tokens = [t for s in sentences for t in tokenize(s)]
+    tokens = [t for r in read for t in r.tokens]
     text_pairs = set(itertools.pairwise(tokens))
-    numbers, text_numbers = set(_NUMBER.findall(claim)), {x for s in sentences for x in _NUMBER.findall(s)}
-    cw, bw = _words(claim), _words(sentences[best])
-    ww, aw = [w for s in window for w in _words(s)], [w for s in sentences for w in _words(s)]
+    numbers, text_numbers = set(_NUMBER.findall(claim)), {x for r in read for x in r.numbers}
+    cw, bw = _words(claim), list(read[best].words)
+    window_read = read[max(best - 1, 0) : best + 2]
+    ww, aw = [w for r in window_read for w in r.words], [w for r in read for w in r.words]
     claim_negated, claim_dir, best_dir = _negated(cw), _direction(cw), _direction(bw)
     values = {
         "selector_best": float(selector_logits[best]),
@@ -216,10 +245,10 @@ def pair_features(
         "antonym_best": _antonyms(cw, bw),
         "antonym_window": _antonyms(cw, ww),
         "antonym_abstract": _antonyms(cw, aw),
-        "null_best": float(bool(_NULL_RESULT.search(sentences[best].lower())) and not claim_negated),
-        "null_window": float(any(_NULL_RESULT.search(s.lower()) for s in window) and not claim_negated),
-        "null_abstract": float(any(_NULL_RESULT.search(s.lower()) for s in sentences) and not claim_negated),
-        "negated_share_abstract": float(np.mean([_negated(_words(s)) for s in sentences])),
+        "null_best": float(read[best].null and not claim_negated),
+        "null_window": float(any(r.null for r in window_read) and not claim_negated),
+        "null_abstract": float(any(r.null for r in read) and not claim_negated),
+        "negated_share_abstract": float(np.mean([r.negated for r in read])),
     }
     if cosines is not None:
         ranked = np.sort(cosines)[::-1]
