@@ -20,6 +20,7 @@ ATTRIBUTED_MARK = "†"
 # Style names the CLI maps to colours.
 DIM, BOLD, WARN, ALERT, MARK = "dim", "bold", "warn", "alert", "mark"
 _SENTENCE_STYLE = {Support.WEAK: WARN, Support.CONTRADICTED: ALERT}
+ALSO_FOUND = "also found (no quote of theirs answers this)"
 ATTRIBUTED_NOTE = "citation added by rag: the model cited no source that backs it"
 EXTRACTIVE_NOTE = "(extractive answer: quoted from the papers found, no language model)"
 
@@ -116,7 +117,12 @@ def check_lines(answer: Answer, notes: bool = True) -> list[Line]:
         lines.append([Piece(f"dropped {len(answer.dropped)} sentences the reader should not see ({detail})", WARN)])
     if answer.uncited:
         titles = "; ".join(printable(p.display_title) for p in answer.uncited)
-        lines.append([Piece(f"relevant but not cited: {titles}", DIM)])
+        found = (
+            "relevant but not cited"
+            if answer.mode is AnswerMode.LLM
+            else "also found (no quote of theirs answers this)"
+        )
+        lines.append([Piece(f"{found}: {titles}", DIM)])
     if answer.related:
         lines.append([Piece(f"related, no abstract: {related_line(answer.related)}", DIM)])
     return lines

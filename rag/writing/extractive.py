@@ -10,18 +10,21 @@ A paper known by its title alone is never quoted: it is listed as related.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
-from rag.text import split_sentences, term_coverage, tokenize
+from rag.text import split_prose, term_coverage, tokenize
 from rag.writing import support_check
 from rag.writing.answer import Answer, AnswerMode, Citation
 from rag.writing.citations import CITATION_GROUP
+from rag.writing.degenerate import no_news_terms
 from rag.writing.sources import author_year
 from rag.writing.support_check import load_support_model
 
@@ -40,6 +43,16 @@ STRONG_RELEVANCE = 0.40
 # (grouped 5-fold CV, benchmarks/quote_selection.py; margins 0.5 / 0.75 / 1.0 give 77 / 80 / 82% at 1.37 /
 # 1.51 / 1.64 sentences: the shortest quotes that reach the goal).
 SECOND_QUOTE_MARGIN = 0.5
+# A quote answers the question when it is this close to it in meaning (cosine of MiniLM vectors)...
+ANSWER_SIMILARITY = 0.45
+# ...or fairly close and holding this share of the question's terms (IDF-weighted)...
+ANSWER_SIMILARITY_WITH_TERMS = 0.2
+ANSWER_COVERAGE = 0.4
+# ...or, without vectors, this share of its terms alone. (Terms the paper's title holds do not count: they
+# name the topic, not what is asked about it.)
+ANSWER_COVERAGE_ALONE = 0.5
+# Another sentence holding this much more of what is asked than the selector's pick is quoted instead.
+FOCUS_MARGIN = 0.34
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -106,12 +119,43 @@ class Quote:
 
 def _quotable(hit: Hit) -> tuple[list[str], int]:
     """The abstract's sentences, then the matched passage's with the page they are on; and how many of them
-    are the abstract's."""
-    sentences = split_sentences(hit.paper.text)
+    are the abstract's. Split as a reader splits them (never inside "et al." or "(p. 6)")."""
+    sentences = split_prose(" ".join(hit.paper.text.split()))
     abstract = len(sentences)
     if hit.passage is not None:
-        sentences += [f"{s} ({hit.passage.where})" for s in split_sentences(hit.passage.text)]
+        sentences += [f"{s} ({hit.passage.where})" for s in split_prose(" ".join(hit.passage.text.split()))]
     return sentences, abstract
+
+
+# A sentence whose subject or connective points back ("The former uses ...", "This approach ...", "They ...",
+# "However, ...") does not stand alone: it is quoted with the sentence before it.
+_LEANS_BACK = re.compile(
+    r"^(?:(?:the\s+)?(?:former|latter)\b|(?:this|these|those|such|both|each|its|their)\s+\w+|(?:they|it|he|she|"
+    r"this|these|those)\b|(?:however|in contrast|by contrast|conversely|nevertheless|nonetheless|instead|"
+    r"on the other hand|in turn|thereby|hence|thus|therefore|consequently|as a result)\b)",
+    re.IGNORECASE,
+)
+
+
+def leans_back(sentence: str) -> bool:
+    """Whether ``sentence`` needs the one before it to be understood (its subject or connective points back)."""
+    return bool(_LEANS_BACK.match(sentence.lstrip("\"'“(")))
+
+
+def self_standing(sentences: Sequence[str], quoted: Sequence[int], abstract: int) -> list[int]:
+    """``quoted`` (indexes into ``sentences``) with what each leaning sentence needs: the sentence before it
+    (in the same part: abstract or passage), and the one after a quote that leaves a bracket open."""
+    chosen = set(quoted)
+    for i in quoted:
+        start = 0 if i < abstract else abstract
+        if leans_back(sentences[i]) and i > start:
+            chosen.add(i - 1)
+    text = " ".join(sentences[i] for i in sorted(chosen))
+    last = max(chosen)
+    end = abstract if last < abstract else len(sentences)
+    if (text.count("(") > text.count(")") or text.count("[") > text.count("]")) and last + 1 < end:
+        chosen.add(last + 1)
+    return sorted(chosen)
 
 
 @dataclass
@@ -125,6 +169,25 @@ class HitSentences:
     quoted: list[int]
     # Per sentence: similarity to the question (0 without vectors) + TERM_OVERLAP_WEIGHT x term coverage.
     match: list[float]
+    # Per sentence: cosine similarity to the question (None without vectors), and the share of the question's
+    # terms beyond the paper's title it holds (IDF-weighted).
+    similarity: list[float] | None = None
+    coverage: list[float] | None = None
+
+    @property
+    def quote_text(self) -> str:
+        return " ".join(self.sentences[i] for i in self.quoted)
+
+    def answers(self) -> bool:
+        """Whether the quote itself answers the question, not only its paper: close in meaning, or holding most
+        of the question's terms (calibrated in benchmarks/quote_selection.py and benchmarks/real_answers.py)."""
+        coverage = max((self.coverage or [0.0])[i] for i in self.quoted) if self.coverage else 0.0
+        if self.similarity is None:
+            return coverage >= ANSWER_COVERAGE_ALONE
+        similarity = max(self.similarity[i] for i in self.quoted)
+        return similarity >= ANSWER_SIMILARITY or (
+            similarity >= ANSWER_SIMILARITY_WITH_TERMS and coverage >= ANSWER_COVERAGE
+        )
 
 
 def selector_logits(
@@ -162,6 +225,8 @@ def sentence_table(question: str, hits: Sequence[Hit], embedder: Embedder | None
         embedded = np.asarray(embedder.embed([question, *flat]), dtype=np.float64)
         question_vector, vectors = embedded[0], embedded[1:]
     table, start = [], 0
+    terms = list(dict.fromkeys(tokenize(question)))
+    idf = load_support_model().idf
     for hit, sentences, abstract in per_hit:
         own = vectors[start : start + len(sentences)] if vectors is not None else None
         start += len(sentences)
@@ -170,21 +235,69 @@ def sentence_table(question: str, hits: Sequence[Hit], embedder: Embedder | None
             TERM_OVERLAP_WEIGHT * term_coverage(question, s) + (float(similarity[i]) if similarity is not None else 0.0)
             for i, s in enumerate(sentences)
         ]
+        # What the question asks about its topic: its terms the paper's title does not hold ("handle worker
+        # failures" of "how does MapReduce handle worker failures?"); a sentence that only names the topic
+        # does not answer. A question all of whose terms the title holds is answered by the title.
+        focus = [t for t in terms if t not in set(tokenize(hit.paper.title or "")) and t not in question_frame()]
+        coverage = [_idf_coverage(focus, s, idf) if focus else 1.0 for s in sentences]
         logits = selector_logits(question, sentences, question_vector, own)
         ranked = [int(i) for i in np.argsort(-logits, kind="stable")]
-        table.append(HitSentences(hit, sentences, abstract, ranked, quoted_sentences(logits), match))
+        quoted = self_standing(sentences, quoted_sentences(logits), abstract)
+        cosines = [float(x) for x in similarity] if similarity is not None else None
+        row = HitSentences(hit, sentences, abstract, ranked, quoted, match, cosines, coverage)
+        closest = int(np.argmax([c + (cosines[i] if cosines else 0.0) for i, c in enumerate(coverage)]))
+        if not row.answers() or coverage[closest] > max(coverage[i] for i in row.quoted) + FOCUS_MARGIN:
+            # The selector's pick does not answer, or another sentence speaks to what is asked far more.
+            row.quoted = self_standing(sentences, [closest], abstract)
+        table.append(row)
     return table
 
 
+# Words that frame a question about papers rather than say what it asks ("which works target ...").
+_QUESTION_FRAME = (
+    "work works paper papers study studies article articles research target targets address addresses tackle "
+    "tackles propose proposes proposed present presents approach approaches method methods technique techniques "
+    "use uses used using look looks exist exists existing focus focuses describe describes known"
+)
+
+
+@lru_cache(maxsize=1)
+def question_frame() -> frozenset[str]:
+    return frozenset(tokenize(_QUESTION_FRAME)) | no_news_terms()
+
+
+def _idf_coverage(terms: Sequence[str], sentence: str, idf: support_check.Idf) -> float:
+    """Share of ``terms`` (weighted by rarity) the sentence holds."""
+    have = set(tokenize(sentence))
+    total = sum(idf(t) for t in terms)
+    return sum(idf(t) for t in terms if t in have) / total if total else 0.0
+
+
 def choose_quotes(table: Sequence[HitSentences], limit: int = MAX_ANSWER_SENTENCES) -> list[Quote]:
-    """The quotes of the ``limit`` papers that answer best, best first, one per paper (its quoted sentences);
-    papers are ordered by their best-matching sentence and their retrieval rank."""
+    """The quotes of at most ``limit`` papers whose quote answers the question, best first, one per paper (its
+    quoted sentences); papers are ordered by their best-matching sentence and their retrieval rank. A sentence
+    already quoted for another paper (a duplicate record of one text) is not quoted again."""
     quotes = [
         Quote(row.hit, [row.sentences[i] for i in row.quoted], max(row.match) + RANK_PRIOR_WEIGHT / row.hit.rank)
         for row in table
+        if row.answers()
     ]
     quotes.sort(key=lambda q: -q.rank_score)
-    return quotes[:limit]
+    chosen: list[Quote] = []
+    seen: set[str] = set()
+    for quote in quotes:
+        said = {" ".join(s.lower().split()) for s in quote.sentences}
+        if said & seen:
+            continue
+        seen |= said
+        chosen.append(quote)
+    return chosen[:limit]
+
+
+def also_found(table: Sequence[HitSentences], quotes: Sequence[Quote]) -> list[Paper]:
+    """Papers found whose abstract does not answer the question (their best quote does not): still named."""
+    quoted = {q.hit.paper.id for q in quotes}
+    return [row.hit.paper for row in table if row.hit.paper.id not in quoted]
 
 
 def quoted_answer(question: str, hits: Sequence[Hit], quotes: Sequence[Quote]) -> Answer:
@@ -195,10 +308,12 @@ def quoted_answer(question: str, hits: Sequence[Hit], quotes: Sequence[Quote]) -
 
 
 def extractive_answer(question: str, hits: Sequence[Hit], embedder: Embedder | None, min_relevance: float) -> Answer:
+    """A bullet for each paper whose quote answers the question (at most MAX_ANSWER_SENTENCES: a ceiling, not
+    a quota); the other papers found are named under it; no quote answers: "Insufficient evidence"."""
     evidence = [h for h in hits if is_evidence(h, question, min_relevance)]
-    if evidence:
-        answer = quoted_answer(question, hits, choose_quotes(sentence_table(question, evidence, embedder)))
-    else:
-        answer = refusal(question, hits)
+    table = sentence_table(question, evidence, embedder) if evidence else []
+    quotes = choose_quotes(table)
+    answer = quoted_answer(question, hits, quotes) if quotes else refusal(question, hits)
+    answer.uncited = also_found(table, quotes)
     answer.related = related_without_abstract(hits, question, min_relevance)
     return answer

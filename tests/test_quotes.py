@@ -1,0 +1,69 @@
+"""Quotes that answer the question, from clean text: whole sentences that stand alone, one bullet per paper
+whose quote answers, the same sentence never twice. Made-up abstracts; the real embedding model where marked."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import MODEL_DIR, needs_model
+
+from rag.embed.onnx import OnnxMiniLM, model_files_dir
+from rag.records import Hit, Paper
+from rag.writing.answer import AnswerMode
+from rag.writing.extractive import extractive_answer, leans_back, self_standing
+
+MAPREDUCE = Paper(
+    "mr",
+    "MapReduce is a programming model for processing large data sets. The master pings every worker "
+    "periodically. If no response is received from a worker, the master marks the worker as failed and "
+    "re-executes its tasks on other workers.",
+    title="MapReduce: Simplified Data Processing on Large Clusters",
+    authors=["Dean, Jeffrey"],
+    year=2004,
+)
+GFS = Paper(
+    "gfs",
+    "We have designed and implemented the Google File System, a scalable distributed file system. "
+    "The file system uses a Linux reader-writer lock to serialise namespace mutations.",
+    title="The Google File System",
+    authors=["Ghemawat, Sanjay"],
+    year=2003,
+)
+FOERSTER = Paper(
+    "foerster",
+    "We propose two approaches for learning communication protocols, RIAL and DIAL. The former uses deep "
+    "Q-learning, while the latter exploits the fact that agents can backpropagate error derivatives through "
+    "noisy communication channels.",
+    title="Learning to Communicate with Deep Multi-Agent Reinforcement Learning",
+    authors=["Foerster, Jakob"],
+    year=2016,
+)
+
+
+def test_a_sentence_whose_subject_is_in_the_one_before_is_quoted_with_it() -> None:
+    assert leans_back("The former uses deep Q-learning, while the latter does not.")
+    assert leans_back("This approach reduces memory.") and leans_back("However, it fails on long inputs.")
+    assert not leans_back("Transformers scale well.") and not leans_back("Here we show that X holds.")
+    sentences = ["We propose RIAL and DIAL.", "The former uses deep Q-learning.", "Unrelated."]
+    assert self_standing(sentences, [1], abstract=3) == [0, 1]
+    # A quote that leaves a bracket open takes the next sentence; never across abstract and passage.
+    assert self_standing(["As shown [Ghemawat et al. (p. 6).", "] it holds.", "Passage."], [0], 2) == [0, 1]
+    assert self_standing(["Abstract.", "This passage (p. 3)"], [1], 1) == [1]
+
+
+@needs_model
+@pytest.mark.model
+def test_a_bullet_only_for_a_paper_whose_quote_answers_and_never_the_same_sentence_twice() -> None:
+    files = model_files_dir(MODEL_DIR)
+    assert files is not None
+    embedder = OnnxMiniLM(files)
+    copy = Paper("mr-copy", MAPREDUCE.text, title="MapReduce (duplicate record)", authors=["Dean, J."], year=2004)
+    hits = [Hit(MAPREDUCE, 1, 1.0, 0.5), Hit(GFS, 2, 0.9, 0.45), Hit(copy, 3, 0.8, 0.5)]
+    answer = extractive_answer("how does MapReduce handle worker failures?", hits, embedder, 0.3)
+    assert answer.mode is AnswerMode.EXTRACTIVE
+    assert [c.paper.id for c in answer.citations] == ["mr"]  # the duplicate's same sentence is not quoted again
+    assert "marks the worker as failed" in answer.text and "reader-writer lock" not in answer.text
+    assert {p.id for p in answer.uncited} == {"gfs", "mr-copy"}  # still found, named under the answer
+    pixels = extractive_answer("what does DIAL exploit?", [Hit(FOERSTER, 1, 1.0, 0.5)], embedder, 0.3)
+    assert "We propose two approaches" in pixels.text and "The former uses" in pixels.text
+    nothing = extractive_answer("what is the boiling point of water?", [Hit(GFS, 1, 1.0, 0.31)], embedder, 0.3)
+    assert nothing.mode is AnswerMode.INSUFFICIENT
