@@ -48,6 +48,17 @@ def test_a_sentence_whose_subject_is_in_the_one_before_is_quoted_with_it() -> No
     # A quote that leaves a bracket open takes the next sentence; never across abstract and passage.
     assert self_standing(["As shown [Ghemawat et al. (p. 6).", "] it holds.", "Passage."], [0], 2) == [0, 1]
     assert self_standing(["Abstract.", "This passage (p. 3)"], [1], 1) == [1]
+    # A chain of leaning sentences takes what it leans on; one with nothing before it is left out.
+    chain = ["Labels cost.", "This phenomenon hurts EEG.", "Consequently, models stay shallow.", "Other."]
+    assert self_standing(chain, [2], abstract=4) == [0, 1, 2]
+    assert self_standing(["Such erosion is common.", "Mosses help soil."], [0, 1], abstract=2) == [1]
+
+
+def test_a_table_of_contents_in_a_books_abstract_is_never_quoted() -> None:
+    from rag.writing.extractive import _sentences_of
+
+    blurb = "R code was updated. # Table of Contents Statistical Learning Linear Regression Classification"
+    assert _sentences_of(blurb) == ["R code was updated."]
 
 
 @needs_model

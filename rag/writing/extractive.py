@@ -51,6 +51,8 @@ ANSWER_COVERAGE = 0.4
 # ...or, without vectors, this share of its terms alone. (Terms the paper's title holds do not count: they
 # name the topic, not what is asked about it.)
 ANSWER_COVERAGE_ALONE = 0.5
+# A leaning sentence takes at most this many sentences before it ("This phenomenon ... Consequently, ...").
+MAX_LEANING_BACK = 2
 # Another sentence holding this much more of what is asked than the selector's pick is quoted instead.
 FOCUS_MARGIN = 0.34
 FloatArray = npt.NDArray[np.float64]
@@ -119,12 +121,23 @@ class Quote:
 
 def _quotable(hit: Hit) -> tuple[list[str], int]:
     """The abstract's sentences, then the matched passage's with the page they are on; and how many of them
-    are the abstract's. Split as a reader splits them (never inside "et al." or "(p. 6)")."""
-    sentences = split_prose(" ".join(hit.paper.text.split()))
+    are the abstract's. Split as a reader splits them (never inside "et al." or "(p. 6)"); a publisher's
+    table of contents pasted into a book's abstract ("# Table of Contents Statistical Learning Linear
+    Regression ...") is not a sentence."""
+    sentences = _sentences_of(hit.paper.text)
     abstract = len(sentences)
     if hit.passage is not None:
-        sentences += [f"{s} ({hit.passage.where})" for s in split_prose(" ".join(hit.passage.text.split()))]
+        sentences += [f"{s} ({hit.passage.where})" for s in _sentences_of(hit.passage.text)]
     return sentences, abstract
+
+
+_HEADING_MARK = re.compile(r"\s#{1,6}\s+")
+_TABLE_OF_CONTENTS = re.compile(r"^(?:table of )?contents\b", re.IGNORECASE)
+
+
+def _sentences_of(text: str) -> list[str]:
+    parts = _HEADING_MARK.split(" " + " ".join(text.split()))
+    return [s for part in parts if not _TABLE_OF_CONTENTS.match(part.strip()) for s in split_prose(part.strip())]
 
 
 # A sentence whose subject or connective points back ("The former uses ...", "This approach ...", "They ...",
@@ -143,13 +156,18 @@ def leans_back(sentence: str) -> bool:
 
 
 def self_standing(sentences: Sequence[str], quoted: Sequence[int], abstract: int) -> list[int]:
-    """``quoted`` (indexes into ``sentences``) with what each leaning sentence needs: the sentence before it
-    (in the same part: abstract or passage), and the one after a quote that leaves a bracket open."""
+    """``quoted`` (indexes into ``sentences``) with what each leaning sentence needs: the sentences before it
+    that it leans on (in the same part: abstract or passage; at most MAX_LEANING_BACK), and the one after a quote
+    that leaves a bracket open. A leaning sentence with nothing before it is left out when others are quoted."""
     chosen = set(quoted)
     for i in quoted:
         start = 0 if i < abstract else abstract
-        if leans_back(sentences[i]) and i > start:
-            chosen.add(i - 1)
+        at = i
+        while leans_back(sentences[at]) and at > start and i - at < MAX_LEANING_BACK:
+            at -= 1
+            chosen.add(at)
+        if leans_back(sentences[at]) and at == start and len(chosen) > 1:
+            chosen.discard(at)
     text = " ".join(sentences[i] for i in sorted(chosen))
     last = max(chosen)
     end = abstract if last < abstract else len(sentences)
