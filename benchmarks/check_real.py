@@ -221,6 +221,7 @@ def main() -> None:
     parser.add_argument("--save", action="store_true", help=f"fit the wrong-paper model into {MODEL_FILE.name}")
     parser.add_argument("--only", action="append", help="these theses only (names as in THESES)")
     parser.add_argument("--show", type=int, default=0, help="print this many flagged real citations and missed swaps")
+    parser.add_argument("--rows", type=Path, help="write each citation's fit features (real and swapped) here")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -229,6 +230,8 @@ def main() -> None:
             result = run_thesis(name, Path(tmp) / name, args.show, rows)
             for key, value in result.items():
                 print(f"  {key}: {value}")
+    if args.rows:
+        args.rows.write_text(json.dumps(rows), encoding="utf-8")
     if args.save:
         data: dict[str, Any] = {
             "about": "weights of rag/writing/paper_fit.py, fitted by benchmarks/check_real.py --save"

@@ -28,7 +28,7 @@ from rag.services.requests import CheckRequest, WritingOptions
 from rag.services.results import CheckReport
 from rag.text import plural
 from rag.writing.manuscript_check import LibraryView, ManuscriptChecker
-from rag.writing.paper_fit import ManuscriptScores
+from rag.writing.paper_fit import ManuscriptScores, surnames_of
 
 TEXT_NAME = "<text>"
 # Beside a library's papers file: the bibliography files a check added, as they were (size, time).
@@ -163,6 +163,8 @@ def library_view(library: LibrarySession, manuscript: Manuscript) -> LibraryView
         [p.no_abstract for p in scored.papers],
         scored.sentence_vectors,
         scored.paper_vectors,
+        [surnames_of(p.authors) for p in scored.papers],
+        [p.year for p in scored.papers],
     )
     column = {p.id: j for j, p in enumerate(scored.papers)}
     return LibraryView(by_key.get, lambda key: _did_you_mean(known, key), scores, column, scored.papers)

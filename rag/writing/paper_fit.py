@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -25,6 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from rag.corpus.identity import surname
 from rag.text import tokenize
 from rag.writing.support_check import Idf, LogisticModel, load_support_model
 
@@ -37,6 +40,11 @@ LEXICAL = (
     "title_coverage",  # share of the title's terms the sentence uses (it names the work)
     "support",  # the support check's score of the pair (0 for a paper known by its title only)
     "title_only",
+    "names_author",  # the sentence names one of the paper's authors ("as Floyd et al. show")
+    "names_other_author",  # ...or an author of another paper of the library, none of this one's
+    "names_year",  # the sentence says the paper's year ("the 2016 work of")
+    "names_other_year",  # ...or another year, not the paper's
+    "content_terms",  # how much the sentence says (log of its terms): "see." says nothing to judge by
 )
 EMBEDDING = (
     "similarity",  # cosine of sentence and paper
@@ -51,8 +59,11 @@ EMBEDDING = (
     "nearby",  # closest of the papers cited in the sentences around it (the paragraph's topic)
     *LEXICAL,
 )
-# Features that are absent for a pair get these neutral values (and their "missing" flag).
+# Features that are absent for a pair (no other sentence cites the key, no other paper is cited beside it)
+# get this neutral value.
 NEUTRAL_SIMILARITY = 0.3
+# Words of a citing sentence that say nothing of what is cited ("see", "work", "et al.").
+_FRAME_WORDS = "see also e.g. i.e. cf. et al work works paper study studies as shown described review"
 # Sentences on each side whose mean vector is the sentence's context, and whose cited papers are its
 # neighbours' papers.
 CONTEXT_SENTENCES = 2
@@ -71,6 +82,12 @@ class ManuscriptScores:
     title_only: Sequence[bool]
     sentence_vectors: Matrix | None = None
     paper_vectors: Matrix | None = None
+    surnames: Sequence[frozenset[str]] = ()  # each paper's authors' surnames, folded to lower case
+    years: Sequence[int | None] = ()
+
+    @cached_property
+    def all_surnames(self) -> frozenset[str]:
+        return frozenset().union(*self.surnames) if self.surnames else frozenset()
 
     @property
     def has_vectors(self) -> bool:
@@ -99,6 +116,41 @@ class ManuscriptScores:
 def _rank(row: npt.NDArray[Any], j: int) -> float:
     """Papers scoring above paper ``j``, on a log scale relative to the library's size (0 = first)."""
     return math.log1p(float((row > row[j]).sum())) / math.log1p(len(row))
+
+
+_CAPITALISED = re.compile(r"\b[^\W\d_][\w'’-]+")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def _named(scores: ManuscriptScores, pair: Pair) -> dict[str, float]:
+    """What the sentence itself says of the work it cites: its authors' names, its year."""
+    words = {fold_name(w) for w in _CAPITALISED.findall(pair.text) if w[0].isupper()}
+    own = scores.surnames[pair.paper] if scores.surnames else frozenset()
+    years = {int(y) for y in _YEAR.findall(pair.text)}
+    year = scores.years[pair.paper] if scores.years else None
+    return {
+        "names_author": float(bool(words & own)),
+        "names_other_author": float(bool(words & (scores.all_surnames - own)) and not words & own),
+        "names_year": float(year in years),
+        "names_other_year": float(bool(years) and year not in years),
+        "content_terms": math.log1p(len(set(tokenize(pair.text)) - _frame_terms())),
+    }
+
+
+@lru_cache(maxsize=1)
+def _frame_terms() -> frozenset[str]:
+    return frozenset(tokenize(_FRAME_WORDS))
+
+
+def fold_name(name: str) -> str:
+    """A surname as compared: lower case, without accents."""
+    decomposed = unicodedata.normalize("NFKD", name.lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def surnames_of(authors: Sequence[str]) -> frozenset[str]:
+    """The last word of each author's surname ("van der Berg" is named "Berg" in a sentence)."""
+    return frozenset(fold_name(surname(a).split()[-1]) for a in authors if surname(a).strip())
 
 
 @lru_cache(maxsize=16_384)
@@ -140,6 +192,7 @@ def features(scores: ManuscriptScores, pair: Pair) -> dict[str, float]:
         "title_coverage": len(title_terms & set(terms)) / len(title_terms) if title_terms else 0.0,
         "support": pair.support,
         "title_only": float(scores.title_only[pair.paper]),
+        **_named(scores, pair),
     }
     if not scores.has_vectors:
         return values
