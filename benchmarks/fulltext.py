@@ -132,7 +132,7 @@ def _load_scifact() -> tuple[dict[str, Doc], dict[str, str], dict[str, dict[str,
     return docs, queries, qrels
 
 
-def _claim_groups(qrels: dict[str, dict[str, int]]) -> list[tuple[list[str], list[str]]]:
+def claim_groups(qrels: dict[str, dict[str, int]]) -> list[tuple[list[str], list[str]]]:
     """(claims, docs) connected by judgements: a group goes wholly to abstracts or to bodies."""
     parent: dict[str, str] = {}
 
@@ -155,7 +155,7 @@ def _claim_groups(qrels: dict[str, dict[str, int]]) -> list[tuple[list[str], lis
 def build_corpus(n: int, rng: random.Random) -> Synthetic:
     docs, queries, qrels = _load_scifact()
     judged = {doc for rel in qrels.values() for doc in rel}
-    groups = _claim_groups(qrels)
+    groups = claim_groups(qrels)
     rng.shuffle(groups)
     # Half the abstracts are judged docs (at most a quarter of them); bodies take judged docs first.
     abstract_quota, body_quota = min(n // 2, len(judged) // 4), BODY_PAGES * n

@@ -30,6 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import support_check as fitting
+from fulltext import claim_groups
 
 from rag.text import split_sentences, term_coverage, tokenize
 from rag.writing import extractive
@@ -93,20 +94,13 @@ def measure(rows: Sequence[dict[str, Any]], select: Selector, vecs: dict[str, np
 def paper_folds(rows: Sequence[dict[str, Any]], seed: int = 13) -> np.ndarray:
     """Folds in which no claim and no paper is on both sides: claims citing a common paper, and papers cited by a
     common claim, go together (connected groups of the claim-paper graph)."""
-    parent: dict[str, str] = {}
-
-    def root(node: str) -> str:
-        while parent.setdefault(node, node) != node:
-            parent[node] = parent[parent[node]]
-            node = parent[node]
-        return node
-
+    judged: dict[str, dict[str, int]] = {}
     for r in rows:
-        parent[root(f"c{r['claim_id']}")] = root(f"d{r['doc_id']}")
-    groups = sorted({root(f"c{r['claim_id']}") for r in rows})
+        judged.setdefault(str(r["claim_id"]), {})[str(r["doc_id"])] = 1
+    groups = claim_groups(judged)
     order = np.random.default_rng(seed).permutation(len(groups))
-    fold = {groups[i]: k % fitting.FOLDS for k, i in enumerate(order)}
-    return np.array([fold[root(f"c{r['claim_id']}")] for r in rows])
+    fold = {claim: k % fitting.FOLDS for k, i in enumerate(order) for claim in groups[i][0]}
+    return np.array([fold[str(r["claim_id"])] for r in rows])
 
 
 def cross_validated(rows: Sequence[dict[str, Any]], make: Callable[[list[dict[str, Any]]], Selector],

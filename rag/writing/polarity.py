@@ -29,52 +29,53 @@ DOWN = re.compile(
     r"block|prevent|negative|loss|lose|abolish|drop|fall|slow|smaller|shorter|deplet|abrogat|repress|protect|delay)"
     r"\w*"
 )
+Opposites = tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]
+
+
+def _opposites(*pairs: tuple[str, str]) -> Opposites:
+    return tuple((re.compile(a), re.compile(b)) for a, b in pairs)
+
+
 # Pairs of opposites: a sentence using one side where its evidence uses the other says the opposite.
-ANTONYMS = tuple(
-    (re.compile(a), re.compile(b))
-    for a, b in (
-        (r"increas\w*|elevat\w*|rais\w*", r"decreas\w*|reduc\w*|lower\w*"),
-        (r"higher|greater|more|larger", r"lower|less|fewer|smaller"),
-        (r"high", r"low"),
-        (r"up", r"down"),
-        (r"gain\w*", r"loss\w*|lose\w*|lost"),
-        (r"activat\w*|stimulat\w*|promot\w*|induc\w*", r"inhibit\w*|suppress\w*|repress\w*|block\w*"),
-        (r"enhanc\w*|improv\w*", r"reduc\w*|impair\w*|worsen\w*"),
-        (r"positive\w*", r"negative\w*"),
-        (r"benign", r"malignant"),
-        (r"agonist\w*", r"antagonist\w*"),
-        (r"susceptib\w*|sensitiv\w*", r"resist\w*"),
-        (r"sufficient|effective", r"insufficient|ineffective"),
-        (r"present|presence", r"absent|absence"),
-        (r"upregulat\w*|up-regulat\w*", r"downregulat\w*|down-regulat\w*"),
-        (r"early|earlier", r"late|later"),
-    )
+ANTONYMS = _opposites(
+    (r"increas\w*|elevat\w*|rais\w*", r"decreas\w*|reduc\w*|lower\w*"),
+    (r"higher|greater|more|larger", r"lower|less|fewer|smaller"),
+    (r"high", r"low"),
+    (r"up", r"down"),
+    (r"gain\w*", r"loss\w*|lose\w*|lost"),
+    (r"activat\w*|stimulat\w*|promot\w*|induc\w*", r"inhibit\w*|suppress\w*|repress\w*|block\w*"),
+    (r"enhanc\w*|improv\w*", r"reduc\w*|impair\w*|worsen\w*"),
+    (r"positive\w*", r"negative\w*"),
+    (r"benign", r"malignant"),
+    (r"agonist\w*", r"antagonist\w*"),
+    (r"susceptib\w*|sensitiv\w*", r"resist\w*"),
+    (r"sufficient|effective", r"insufficient|ineffective"),
+    (r"present|presence", r"absent|absence"),
+    (r"upregulat\w*|up-regulat\w*", r"downregulat\w*|down-regulat\w*"),
+    (r"early|earlier", r"late|later"),
 )
 # Opposites a reworded sentence may use that are too loose for the fitted features above (kept as they were
 # fitted): each pair is read only where a sentence and its evidence sentence differ.
-ALIGNED_ANTONYMS = tuple(
-    (re.compile(a), re.compile(b))
-    for a, b in (
-        (r"ris(e|es|ing)|rose|grow(s|ing|n)?|grew|climb\w*", r"f(a|e)ll(s|ing|en)?|drop\w*|declin\w*|shrank|shrink\w*"),
-        (r"longer", r"shorter"),
-        (r"faster|accelerat\w*", r"slower|slow(s|ed|ing)?|delay\w*"),
-        (r"better", r"worse"),
-        (r"improv\w*", r"worsen\w*|deteriorat\w*"),
-        (r"more", r"less|fewer"),
-        (r"greater", r"smaller|lower|less"),
-        (r"elevat\w*", r"reduc\w*|lower\w*|decreas\w*"),
-        (r"enhanc\w*", r"reduc\w*|attenuat\w*|diminish\w*|impair\w*"),
-        (r"promot\w*|induc\w*|activat\w*|stimulat\w*|caus\w*", r"prevent\w*|inhibit\w*|suppress\w*|block\w*"),
-        (r"maximum|maximal|most", r"minimum|minimal|least"),
-        (r"strong\w*", r"weak\w*"),
-        (r"success\w*", r"fail\w*"),
-        (r"safe", r"unsafe|harmful|toxic"),
-        (r"beneficial|benefit\w*", r"harmful|detrimental"),
-        (r"protect\w*", r"harm\w*|damag\w*"),
-        (r"accept\w*", r"reject\w*"),
-        (r"confirm\w*|support\w*", r"refut\w*|contradict\w*"),
-        (r"with", r"without"),
-    )
+ALIGNED_ANTONYMS = _opposites(
+    (r"ris(e|es|ing)|rose|grow(s|ing|n)?|grew|climb\w*", r"f(a|e)ll(s|ing|en)?|drop\w*|declin\w*|shrank|shrink\w*"),
+    (r"longer", r"shorter"),
+    (r"faster|accelerat\w*", r"slower|slow(s|ed|ing)?|delay\w*"),
+    (r"better", r"worse"),
+    (r"improv\w*", r"worsen\w*|deteriorat\w*"),
+    (r"more", r"less|fewer"),
+    (r"greater", r"smaller|lower|less"),
+    (r"elevat\w*", r"reduc\w*|lower\w*|decreas\w*"),
+    (r"enhanc\w*", r"reduc\w*|attenuat\w*|diminish\w*|impair\w*"),
+    (r"promot\w*|induc\w*|activat\w*|stimulat\w*|caus\w*", r"prevent\w*|inhibit\w*|suppress\w*|block\w*"),
+    (r"maximum|maximal|most", r"minimum|minimal|least"),
+    (r"strong\w*", r"weak\w*"),
+    (r"success\w*", r"fail\w*"),
+    (r"safe", r"unsafe|harmful|toxic"),
+    (r"beneficial|benefit\w*", r"harmful|detrimental"),
+    (r"protect\w*", r"harm\w*|damag\w*"),
+    (r"accept\w*", r"reject\w*"),
+    (r"confirm\w*|support\w*", r"refut\w*|contradict\w*"),
+    (r"with", r"without"),
 )
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 
