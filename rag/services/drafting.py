@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from rag.errors import InputError
@@ -16,9 +17,9 @@ from rag.services.writing import generation_options
 from rag.text import plural
 from rag.writing.answer import Answer
 from rag.writing.extractive import is_evidence, refusal, related_without_abstract
+from rag.writing.extractive_draft import prose_or_outline
 from rag.writing.generation import llm_draft
 from rag.writing.live import OnSentence
-from rag.writing.outline import outline
 
 
 def draft(
@@ -28,8 +29,10 @@ def draft(
     on_token: OnToken | None = None,
     on_sentence: OnSentence | None = None,
 ) -> Draft:
-    """Related-work paragraphs on TOPIC in the format asked for (an outline without a model), --cite papers
-    always included; with ``request.bib``, the cited papers are written there as a bibliography."""
+    """Related-work paragraphs on TOPIC in the format asked for (from the papers' own sentences without a model),
+    --cite papers always included; with ``request.bib``, the cited papers are written there as a bibliography."""
+    # The abstracts' sentences a draft embeds are kept on disk: the next draft on the library embeds only new ones.
+    ctx = replace(ctx, keep_embeddings=True) if ctx.embedder is None else ctx
     chosen = document_format(request.format)  # both checked before any model call: a typo costs nothing
     bibliography = bibliography_for(request.bib) if request.bib is not None else None
     answer = _draft_answer(ctx, request, options, on_token, on_sentence)
@@ -79,7 +82,7 @@ def _draft_answer(
     if not papers:
         answer = refusal(topic, hits)
     elif model is None:
-        answer = outline(topic, papers, embedder)
+        answer = prose_or_outline(topic, papers, embedder)
     else:
         answer = llm_draft(
             topic,

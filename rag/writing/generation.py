@@ -31,6 +31,7 @@ from rag.writing.extractive import (
     related_without_abstract,
     sentence_table,
 )
+from rag.writing.extractive_draft import prose_or_outline
 from rag.writing.focus import (
     LONG_SOURCE_SENTENCES,
     PROMPT_AUTHORS,
@@ -40,7 +41,6 @@ from rag.writing.focus import (
     focused_sources,
 )
 from rag.writing.live import OnSentence, SentenceFeed
-from rag.writing.outline import outline
 from rag.writing.sources import source_block, sources_text
 from rag.writing.structured import citation_schema, readable_stream
 
@@ -60,7 +60,11 @@ SHORT_ANSWER_TOKENS = 256
 LONG_ANSWER_TOKENS = 800
 WEAK_ONLY = "weakly supported, and the answer had no supported sentence"
 FALLBACK_OUTLINE = "Outline (the model's text had no sentence its sources support; see the notes)"
-FALLBACK_NAMES = {AnswerMode.EXTRACTIVE: "quotes from the papers", AnswerMode.OUTLINE: "an outline of the papers"}
+FALLBACK_NAMES = {
+    AnswerMode.EXTRACTIVE: "quotes from the papers",
+    AnswerMode.OUTLINE: "an outline of the papers",
+    AnswerMode.PROSE: "paragraphs built from the papers' own sentences",
+}
 
 
 @dataclass
@@ -307,7 +311,7 @@ def llm_summary(
         reply = _cited_reply(model, merge_prompt, len(papers), _long_limit(len(papers)), stream, notes)
     answer = _checked(topic, reply, papers, model, usage, options, notes)
     if not has_supported_sentence(answer):
-        return _fall_back(answer, outline(topic, papers, embedder, FALLBACK_OUTLINE))
+        return _fall_back(answer, prose_or_outline(topic, papers, embedder, FALLBACK_OUTLINE))
     return answer
 
 
@@ -335,7 +339,7 @@ def llm_draft(
     reply = _cited_reply(model, prompt, len(papers), _long_limit(len(papers)), stream, notes)
     draft = _checked(topic, reply, papers, model, Usage(), options, notes)
     if not has_supported_sentence(draft):
-        draft = _fall_back(draft, outline(topic, papers, embedder, FALLBACK_OUTLINE))
+        draft = _fall_back(draft, prose_or_outline(topic, papers, embedder, FALLBACK_OUTLINE))
     cited = {c.paper.id for c in draft.citations}
     draft.uncited = [p for p in papers if p.id not in cited]
     return draft

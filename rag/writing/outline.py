@@ -48,6 +48,17 @@ def _tfidf(papers: Sequence[Paper]) -> npt.NDArray[np.float32]:
     return normalized
 
 
+def themes_of(papers: Sequence[Paper], embedder: Embedder | None) -> list[list[int]]:
+    """The papers grouped into about sqrt(n / 2) themes (indexes into ``papers``), largest first: by their
+    embeddings, or by TF-IDF vectors without an embedding model."""
+    vectors = embedder.embed([p.searchable_text() for p in papers]) if embedder else _tfidf(papers)
+    return group_papers(vectors, theme_count(len(papers)))
+
+
+def theme_count(papers: int) -> int:
+    return max(1, round(THEMES_PER_SQRT_HALF * math.sqrt(papers / 2)))
+
+
 def group_papers(vectors: npt.NDArray[np.float32], themes: int) -> list[list[int]]:
     """Bisecting spherical k-means: the largest group is split in two until there are ``themes``, so no theme
     swallows a one-field library (a farthest-point start made outliers themes of their own and left one
@@ -151,11 +162,9 @@ def _same_word(stem: str, other: str) -> bool:
 def outline(topic: str, papers: Sequence[Paper], embedder: Embedder | None, label: str = OUTLINE_LABEL) -> Answer:
     if not papers:
         return Answer(topic, "No papers to outline.", AnswerMode.INSUFFICIENT)
-    vectors = embedder.embed([p.searchable_text() for p in papers]) if embedder else _tfidf(papers)
-    themes = max(1, round(THEMES_PER_SQRT_HALF * math.sqrt(len(papers) / 2)))
     order: list[Paper] = []
     lines: list[str] = []
-    groups = group_papers(vectors, themes)
+    groups = themes_of(papers, embedder)
     for number, (group, name) in enumerate(zip(groups, theme_names(groups, papers), strict=True), start=1):
         members = [papers[i] for i in group]
         lines.append(f"{number}. {name} ({plural(len(members), 'paper')})")
