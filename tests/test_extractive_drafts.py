@@ -368,3 +368,10 @@ def test_a_real_thesis_bibliography_gets_prose_in_the_citing_voice(no_model: Pat
     assert all(s.support is not None and s.support.is_top for s in answer.sentences)
     assert not any(_FIRST_PERSON.search(_QUOTATION.sub("", s.text)) for s in answer.sentences)
     assert any(s.in_text for s in answer.sentences)
+
+
+def test_a_must_cite_paper_known_by_its_title_alone_is_listed_and_told(emergent: Path) -> None:
+    answer = draft(Context(load_settings()), DraftRequest(TOPIC, ["chaabouni2019anti"], 8), NO_LOG).answer
+    assert "chaabouni2019anti" not in {c.paper.citekey for c in answer.citations}
+    assert [p.citekey for p in answer.related] == ["chaabouni2019anti"]
+    assert any("--cite chaabouni2019anti: known by its title alone" in note for note in answer.notes)

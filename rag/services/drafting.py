@@ -94,5 +94,19 @@ def _draft_answer(
             on_token,
             on_sentence,
         )
-    answer.related = [p for p in related if p.id not in {c.paper.id for c in answer.citations}]
+    cited = {c.paper.id for c in answer.citations}
+    answer.related = [p for p in related if p.id not in cited]
+    _tell_uncited_must_cite(answer, [p for p in required if p.id not in cited])
     return answer
+
+
+def _tell_uncited_must_cite(answer: Answer, missing: list[Paper]) -> None:
+    """A --cite paper no sentence could cite says why: one known by its title alone backs nothing (it is listed
+    as related); one whose sentences did not pass the check is listed as not cited."""
+    for paper in missing:
+        if paper.no_abstract:
+            if paper.id not in {p.id for p in answer.related}:
+                answer.related.append(paper)
+            answer.notes.append(f"--cite {paper.citekey}: known by its title alone, no sentence can cite it")
+        else:
+            answer.notes.append(f"--cite {paper.citekey}: no sentence of it passed the citation check")
