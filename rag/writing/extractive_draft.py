@@ -14,6 +14,7 @@ sentence, so what is shown restates its source. Each sentence keeps where it cam
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,7 +23,7 @@ import numpy as np
 from rag.embed.cached import CachedEmbedder
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
-from rag.text import plural
+from rag.text import plural, term_coverage
 from rag.writing.answer import Answer, AnswerMode, Citation, CitedSentence, Provenance
 from rag.writing.checking import Checked, check_each
 from rag.writing.citation_check import CitedText, prepare
@@ -30,14 +31,18 @@ from rag.writing.citations import Claim, with_citations
 from rag.writing.extractive import HitSentences, defuse_citations, sentence_table
 from rag.writing.outline import OUTLINE_LABEL, group_papers, outline, theme_count, themes_of
 from rag.writing.theme_sentence import ThemeSentence, theme_sentences
-from rag.writing.voice import Turned, Voice, quoted, turn
+from rag.writing.voice import SECTION_NAMES, Turned, Voice, quoted, turn
 
 PROSE_LABEL = "Drafted without a language model from the papers' own sentences (set RAG_LLM_MODEL for a model's prose)"
-# Sentences of a paper offered to the check, best first: the selector's top ones for the topic.
-CANDIDATES_PER_PAPER = 3
+# Sentences of a paper offered to the check, best first: the selector's top ones for the topic, each place
+# down the selector's ranking costing this much...
+CANDIDATES_PER_PAPER = 4
+RANK_COST = 0.6
 # What a sentence costs beyond its rank among the paper's sentences: a sentence naming its paper reads best (it
-# beats a sentence kept as written that the selector ranks one place higher), a quotation last; a very long
-# sentence is hard to read in a paragraph.
+# beats a sentence kept as written that the selector ranks one or two places higher), a quotation last; a very long
+# sentence is hard to read in a paragraph, and an abstract's first sentence kept as written is most often its
+# background ("Large language models have ..."), not what the paper did.
+BACKGROUND_COST = 0.5
 VOICE_COST = {Voice.CITING: 0.0, Voice.VERBATIM: 1.1, Voice.QUOTED: 1.6}
 LONG_SENTENCE_WORDS = 50
 LONG_SENTENCE_COST = 1.0
@@ -47,6 +52,8 @@ CUT_SENTENCE_COST = 3.0
 # that passes the check only without its connective goes without it.
 CONNECTIVES = {2: "Similarly,", 4: "In a related line of work,"}
 WITHOUT_CONNECTIVE_COST = 0.05
+# Sentences an export ran together are offered one by one, the one sharing most of the topic's terms first.
+PIECE_COST = 0.1
 
 
 @dataclass
@@ -68,7 +75,7 @@ class Accepted:
     checked: Checked
 
 
-def _candidates(row: HitSentences, place: int) -> list[Candidate]:
+def _candidates(topic: str, row: HitSentences, place: int) -> list[Candidate]:
     """Ways of writing the paper's best sentences for the topic (its abstract's, not a full-text passage's),
     the cheapest first. Each sentence is offered as turned (with the connective of its ``place``, then
     without), and a sentence in the citing voice also quoted: the check reads the words a sentence adds (the
@@ -78,18 +85,38 @@ def _candidates(row: HitSentences, place: int) -> list[Candidate]:
     found = []
     ranked = [i for i in row.ranked if i < row.abstract_sentences][:CANDIDATES_PER_PAPER]
     for rank, index in enumerate(ranked):
-        source = defuse_citations(row.sentences[index])
-        long = LONG_SENTENCE_COST if len(source.split()) > LONG_SENTENCE_WORDS else 0.0
-        cut = CUT_SENTENCE_COST if source.rstrip().endswith(("…", "...")) else 0.0
-        turned = turn(source, paper)
-        ways = [turned, quoted(source, paper)] if turned.voice is Voice.CITING else [turned]
-        for way in ways:
-            cost = rank + VOICE_COST[way.voice] + long + cut
-            joined = _with_connective(way, place)
-            if joined != way.text:
-                found.append(Candidate(source, way, joined, cost))
-            found.append(Candidate(source, way, way.text, cost + WITHOUT_CONNECTIVE_COST))
+        pieces = _unglued(defuse_citations(row.sentences[index]))
+        for piece, source in enumerate(sorted(pieces, key=lambda p: -term_coverage(topic, p))):
+            found += _ways(source, paper, place, RANK_COST * rank + PIECE_COST * piece, first=index == 0)
     return sorted(found, key=lambda c: c.cost)
+
+
+def _ways(source: str, paper: Paper, place: int, rank: float, first: bool) -> list[Candidate]:
+    """One sentence as turned (with and without the connective of its place) and, in the citing voice, quoted."""
+    found = []
+    long = LONG_SENTENCE_COST if len(source.split()) > LONG_SENTENCE_WORDS else 0.0
+    cut = CUT_SENTENCE_COST if source.rstrip().endswith(("…", "...")) else 0.0
+    turned = turn(source, paper)
+    for way in [turned, quoted(source, paper)] if turned.voice is Voice.CITING else [turned]:
+        background = BACKGROUND_COST if first and way.voice is Voice.VERBATIM else 0.0
+        cost = rank + VOICE_COST[way.voice] + long + cut + background
+        joined = _with_connective(way, place)
+        if joined != way.text:
+            found.append(Candidate(source, way, joined, cost))
+        found.append(Candidate(source, way, way.text, cost + WITHOUT_CONNECTIVE_COST))
+    return found
+
+
+# Sentences run together where an export lost the space, often with a section heading ("...12 to 72
+# months.ConclusionsThe present review ..."): the selector sees one sentence, the draft wants each.
+_GLUED = re.compile(r"(?<=[a-z0-9%)\]])\.(?=[A-Z][a-z])")
+_GLUED_HEADING = re.compile(rf"^{SECTION_NAMES}(?=[A-Z][a-z])")
+
+
+def _unglued(sentence: str) -> list[str]:
+    """``sentence`` cut where sentences run together, each piece without the heading glued to its start."""
+    pieces = [p.strip() for p in _GLUED.split(sentence) if p.strip()]
+    return [_GLUED_HEADING.sub("", p) + ("" if p.endswith((".", "!", "?", "…")) else ".") for p in pieces]
 
 
 def _with_connective(turned: Turned, place: int) -> str:
@@ -109,11 +136,15 @@ def _passes(result: Checked | object, cited: list[int]) -> bool:
 
 
 def _paper_sentences(
-    order: list[list[int]], rows: dict[int, HitSentences], papers: Sequence[Paper], prepared: list[CitedText]
+    topic: str,
+    order: list[list[int]],
+    rows: dict[int, HitSentences],
+    papers: Sequence[Paper],
+    prepared: list[CitedText],
 ) -> tuple[dict[int, Accepted], int]:
     """Each paper's cheapest sentence that passes the check (checked in batches: all papers' first choices,
     then the next choice of those that failed); how many candidates failed."""
-    candidates = {i: _candidates(rows[i], place) for theme in order for place, i in enumerate(theme)}
+    candidates = {i: _candidates(topic, rows[i], place) for theme in order for place, i in enumerate(theme)}
     tried = dict.fromkeys(candidates, 0)
     accepted: dict[int, Accepted] = {}
     failed = 0  # candidates that did not pass, told in a note
@@ -187,7 +218,7 @@ def extractive_prose(topic: str, papers: Sequence[Paper], embedder: Embedder | N
     themes = [sorted((usable[k] for k in group), key=lambda i: -_relevance(rows[i])) for group in groups]
     themes.sort(key=lambda theme: -sum(_relevance(rows[i]) for i in theme) / len(theme))
     prepared = prepare(papers)
-    accepted, failed = _paper_sentences(themes, rows, papers, prepared)
+    accepted, failed = _paper_sentences(topic, themes, rows, papers, prepared)
     if not accepted:
         return None
     openers = _theme_sentences(themes, accepted, papers, prepared)

@@ -93,7 +93,7 @@ def _phrases_of(abstract: str, title: str) -> dict[tuple[str, ...], str]:
             for size in range(1, MAX_PHRASE_WORDS + 1):
                 for start in range(len(words) - size + 1):
                     phrase = [m.group(0) for m in words[start : start + size]]
-                    if any(w.lower() in stop or w.lower() in _FILLER or len(w) < 3 for w in (phrase[0], phrase[-1])):
+                    if any(_not_an_end(w, stop) for w in (phrase[0], phrase[-1])):
                         continue
                     if size == 1 and not phrase[0].isupper():
                         continue  # one common word names no theme ("fidelity", "urban"); an acronym may ("EEG")
@@ -107,6 +107,13 @@ def _phrases_of(abstract: str, title: str) -> dict[tuple[str, ...], str]:
                     if key not in found or (found[key] != found[key].lower() and written == written.lower()):
                         found[key] = written
     return found
+
+
+def _not_an_end(word: str, stop: frozenset[str]) -> bool:
+    """A phrase neither starts nor ends on a stop word, a filler word or a short one ("of", "in"); a short one
+    in capitals is a name ("class II", "CT")."""
+    lower = word.lower()
+    return lower in stop or lower in _FILLER or (len(word) < 3 and not word.isupper())
 
 
 def _overlaps(a: tuple[str, ...], b: tuple[str, ...]) -> bool:

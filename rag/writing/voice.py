@@ -45,13 +45,15 @@ class Turned:
     changes: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
 
-# Where the abstract says what kind of passage follows ("Objective.", "RESULTS:"): not part of a sentence.
-_SECTION = re.compile(
-    r"^(?:background|objectives?|aims?|purpose|introduction|context|importance|methods?|methodology|design|"
+# Where the abstract says what kind of passage follows ("Objective.", "RESULTS:"): not part of a sentence...
+SECTION_NAMES = (
+    r"(?i:background|objectives?|aims?|purpose|introduction|context|importance|methods?|methodology|design|"
     r"setting|approach|results?|main results|findings|conclusions?|significance|interpretation|discussion|"
-    r"summary)\s*[.:]\s+",
-    re.IGNORECASE,
+    r"summary|clinical significance|clinical relevance|clinical implications|materials and methods|"
+    r"results and discussion|study design|practical implications)"
 )
+# ... with a full stop or a colon after it, or run into the sentence it heads ("Conclusions The ...").
+_SECTION = re.compile(rf"^{SECTION_NAMES}(?:\s*[.:]\s+|\s+(?=[A-Z][a-z]))")
 # Words that tie a sentence to the one before it in the abstract; dropped, the sentence stands alone. Words
 # that also open a plain sentence ("Overall survival", "Further research", "First-line") only with a comma.
 _CONNECTIVE = re.compile(
