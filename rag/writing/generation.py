@@ -4,7 +4,8 @@ The model sees numbered sources inside <source> tags (marked as data). Where the
 endpoint takes a JSON schema it answers in sentences with source numbers
 (rag.writing.structured), else with [n] in its text; a stream that loops is cut.
 Either way the reply goes through rag.writing.checking before anyone sees it,
-and an answer with no supported sentence falls back to quotes or an outline.
+and an answer with no supported sentence falls back to quotes, or to paragraphs of the papers' own
+sentences (rag.writing.extractive_draft).
 """
 
 from __future__ import annotations
@@ -158,7 +159,7 @@ def _checked(
 
 
 def _fall_back(answer: Answer, fallback: Answer, reason: str = FALLBACK_NOTE) -> Answer:
-    """No shown sentence is supported (or none is about the question): show ``fallback`` (quotes or an outline),
+    """No shown sentence is supported (or none is about the question): show ``fallback`` (quotes or paragraphs),
     keep the model's text for --json."""
     unshown_reason = WEAK_ONLY if reason == FALLBACK_NOTE else OFF_QUESTION
     unshown = answer.dropped + [DroppedSentence(s.text, unshown_reason) for s in answer.sentences]

@@ -1,8 +1,10 @@
-"""Without a language model, summarize and draft still work: a themed outline.
+"""Themes of papers, and the themed outline: what summarize and draft show when not even the paragraphs
+written from the papers' own sentences (rag.writing.extractive_draft) pass the check.
 
 Papers are grouped by similarity (bisecting k-means of their embeddings, or of
 TF-IDF vectors when there is no embedding model); each group is named by its
-most distinctive words, and every paper is cited.
+most distinctive words, and every paper is cited. The drafts and the map group
+papers the same way.
 """
 
 from __future__ import annotations
