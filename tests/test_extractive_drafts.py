@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 from fake_openai import FakeOpenAI, Reply
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from rag.cli import app
@@ -375,3 +377,32 @@ def test_a_must_cite_paper_known_by_its_title_alone_is_listed_and_told(emergent:
     assert "chaabouni2019anti" not in {c.paper.citekey for c in answer.citations}
     assert [p.citekey for p in answer.related] == ["chaabouni2019anti"]
     assert any("--cite chaabouni2019anti: known by its title alone" in note for note in answer.notes)
+
+
+# --- nothing invented, whatever the sentence -------------------------------------------------------------
+
+_OPENERS = ["", "In this paper, ", "Here ", "However, ", "This study ", "Our results ", "This method ", "It "]
+_WORDS = ["we", "our", "us", "show", "propose", "presents", "investigated", "that", "the", "model", "X", "and", "is"]
+# Words turning a sentence may write besides the source's: the subject, "they"/"their"/"them" for later first
+# person, "the ... of/by" around what "our" or "this" named, "In" before a paper, the quotation's frame.
+_ADDED = {"they", "their", "them", "the", "of", "by", "in", "write", "writes", "that"}
+
+
+@given(
+    opener=st.sampled_from(_OPENERS),
+    words=st.lists(st.sampled_from(_WORDS), min_size=3, max_size=12),
+    paper=st.sampled_from([ONE, TWO, MANY]),
+)
+@example(opener="", words=["we", "propose", "we"], paper=ONE)
+@settings(max_examples=300, deadline=None)
+def test_turning_adds_only_the_subject_and_fixed_words(opener: str, words: list[str], paper: Paper) -> None:
+    sentence = opener + " ".join(words) + "."
+    turned = turn(sentence, paper)
+    label = in_text_label(paper) or ""
+    written = set(re.findall(r"[a-z]+", turned.text.replace(label, " ").lower()))
+    source, stems = set(re.findall(r"[a-z]+", sentence.lower())), set(tokenize(sentence))
+    # A word is the source's as written or in another form ("show" -> "shows", agreeing with its new subject).
+    invented = {w for w in written - source - _ADDED if not set(tokenize(w)) <= stems or not tokenize(w)}
+    assert not invented, turned
+    if turned.voice is not Voice.QUOTED:
+        assert not _FIRST_PERSON.search(turned.text), turned

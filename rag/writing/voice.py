@@ -125,13 +125,15 @@ _OWN_WORK = _words(
     "data estimates simulations"
 )
 # First person: the subject "we" (or "I"), and the words that follow it once the paper is named.
-_FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur|us|ours|ourselves|I|[Mm]y|me)\b")
+_FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Uu]s|[Oo]urs|[Oo]urselves|I|[Mm]y|[Mm]e)\b")
 _LATER = {"we": "they", "our": "their", "us": "them", "ours": "theirs", "ourselves": "themselves", "my": "their"}
 _ADVERBS = _words(
     "also further then first here now therefore thus additionally finally next subsequently still only "
     "even both hereby herein then empirically again"
 )
 _MODALS = _words("can could will would may might should must shall")
+# Stop words that are verbs: what may follow "we" and agree with a new subject.
+_AUXILIARIES = _words("have has had are were was is do does did am be been can could will would should must")
 _IRREGULAR = {"have": "has", "are": "is", "were": "was", "do": "does", "go": "goes", "am": "is"}
 _IRREGULAR_PAST = _words(
     "found made took gave built ran saw began chose brought sought thought wrote undertook drew led held "
@@ -157,12 +159,16 @@ def _singular(paper: Paper) -> bool:
 def third_person(verb: str) -> str | None:
     """'show' -> 'shows', 'have' -> 'has', 'found' -> 'found'; None for what does not look like a verb."""
     lower = verb.lower()
-    if not lower.isalpha() or verb != lower:
+    if not lower.isalpha() or verb != lower or _FIRST_PERSON.fullmatch(verb):
         return None
+    if lower in stopwords() and lower not in _AUXILIARIES:
+        return None  # "we all", "we the": not a verb after the subject
     if lower in _MODALS or lower in _IRREGULAR_PAST or lower.endswith("ed"):
         return verb
     if lower in _IRREGULAR:
         return _IRREGULAR[lower]
+    if lower.endswith("s") and not lower.endswith(("ss", "us")):
+        return None  # "presents" after "we" is no base form: nothing to agree
     if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
     if len(lower) > 2 and lower.endswith("y") and lower[-2] not in "aeiou":
@@ -231,7 +237,9 @@ def _noun_phrase_end(words: list[str]) -> int | None:
         bare = word.strip(",;:").lower()
         if bare in _VERBS:
             return i if i > 0 and word == bare else None
-        if not bare.replace("-", "").isalpha() or bare in stopwords() or word != word.strip(",;:"):
+        if not bare.replace("-", "").isalpha() or bare in stopwords() or _FIRST_PERSON.fullmatch(bare):
+            return None
+        if word != word.strip(",;:"):
             return None
     return None
 
