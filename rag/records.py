@@ -190,7 +190,7 @@ class LogEntry:
     kind: str  # ask, summarize, draft, check
     library: str
     model: str | None
-    mode: str  # llm, extractive, outline, insufficient_evidence, or what a check found
+    mode: str  # llm, extractive, extractive_prose, outline, insufficient_evidence, or what a check found
     question: str  # the question, topic, or the files checked
     answer: str  # as the user read it (Markdown with references, or the check's lines)
     payload: str  # the command's --json, whole

@@ -388,10 +388,10 @@ def test_doctor_says_a_small_model_is_small(seeded: Path) -> None:
     assert size["detail"].startswith("135M parameters: expect most answers to fall back to quotes")
 
 
-def test_an_outline_never_lists_a_title_only_paper_as_a_finding(tmp_path: Path) -> None:
+def test_a_summary_without_model_never_cites_a_title_only_paper_as_a_finding(tmp_path: Path) -> None:
     _title_only_library(tmp_path)
     payload = json.loads(runner.invoke(app, ["--collection", "thesis", "summarize", "--json"]).stdout)
-    assert payload["mode"] == "outline"
+    assert payload["mode"] == "extractive_prose"
     assert "chaabouni_anti_2019" not in {c["citekey"] for c in payload["citations"]}
     assert [p["citekey"] for p in payload["related"]] == ["chaabouni_anti_2019"]
 

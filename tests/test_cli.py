@@ -196,8 +196,8 @@ def test_output_in_a_pipe_is_never_hard_wrapped(seeded: Path) -> None:
     assert rows[0][0] == "wei2026optimus"
 
 
-def test_outline_as_latex_keeps_stdout_pure(seeded: Path) -> None:
+def test_a_draft_without_model_as_latex_keeps_stdout_pure(seeded: Path) -> None:
     result = runner.invoke(app, ["draft", "decentralized training", "--format", "latex", "--no-llm"])
     assert result.exit_code == 0
-    assert "\\cite{" in result.stdout and "Outline" not in result.stdout
-    assert "Outline (no language model configured" in result.stderr and "themes." in result.stderr
+    assert "\\cite{" in result.stdout and "Drafted" not in result.stdout and "citation check" not in result.stdout
+    assert "Drafted without a language model" in result.stderr and "paragraphs" in result.stderr

@@ -41,14 +41,14 @@ def test_questions_drafts_and_checks_are_logged_and_shown_again(seeded: Path, tm
     listed = json.loads(runner.invoke(app, ["log", "--json"]).stdout)["entries"]
     assert [(e["kind"], e["mode"]) for e in listed] == [
         ("check", "offline"),
-        ("draft", "outline"),
+        ("draft", "extractive_prose"),
         ("ask", "extractive"),
     ]
     assert listed[2]["question"] == "which works target heterogeneous GPUs?" and listed[2]["library"] == "papers"
     shown = runner.invoke(app, ["log", "show", str(listed[2]["id"])])
     assert shown.exit_code == 0 and "References" in shown.stdout and "yuan2022decentralized" in shown.stdout
     again = json.loads(runner.invoke(app, ["log", "show", str(listed[1]["id"]), "--json"]).stdout)
-    assert again["mode"] == "outline" and again["citations"]
+    assert again["mode"] == "extractive_prose" and again["citations"]
     assert "\\cite{" in runner.invoke(app, ["log", "show", str(listed[1]["id"])]).stdout, "the draft as written"
     assert runner.invoke(app, ["log", "-n", "1", "--json"]).stdout.count('"kind"') == 1
     missing = runner.invoke(app, ["log", "show", "9999"])

@@ -210,8 +210,9 @@ def test_summary_in_parts_then_merged(seeded: Path, fake: FakeOpenAI) -> None:
     assert "Partial summaries" in merge and "[1]" in merge, "the parts reach the merge as [n] text"
     assert all("response_format" in r for r in fake.requests)
     # Its one sentence near a source names a framework no source mentions ("MoE-LEM"; the source is MoESys):
-    # capped at weak, so the outline is shown and the sentence is kept for --json.
-    assert answer.mode is AnswerMode.OUTLINE
+    # capped at weak, so the paragraphs built from the papers' own sentences are shown and the sentence is kept
+    # for --json.
+    assert answer.mode is AnswerMode.PROSE
     assert any("MoE-LEM framework is a distributed" in d.text for d in answer.dropped)
     assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} == {c.n for c in answer.citations}
 
@@ -244,14 +245,17 @@ def test_draft_latex_and_bibtex(seeded: Path, fake: FakeOpenAI, tmp_path: Path) 
     assert "relevant but not cited" in result.stderr
 
 
-def test_outline_without_model_cites_every_paper(seeded: Path) -> None:
+def test_without_model_summaries_and_drafts_are_paragraphs_of_the_papers_own_sentences(seeded: Path) -> None:
     answer = summarize(Context(load_settings()), SummaryRequest(None, ["002"], 40))
-    assert answer.mode is AnswerMode.OUTLINE
-    assert len(answer.citations) == 20
-    assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} == set(range(1, 21))
+    assert answer.mode is AnswerMode.PROSE
+    assert "\n- " not in answer.text and "\n\n" in answer.text, "paragraphs, one per theme, not a list"
+    assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} == {c.n for c in answer.citations}
+    assert len(answer.citations) + len(answer.uncited) == 20, "every paper cited, or listed as not cited"
+    assert len(answer.citations) >= 15
+    assert all(s.support is not None and s.support.is_top for s in answer.sentences), "every sentence checked"
     result = runner.invoke(app, ["draft", "mixture of experts", "--format", "latex"])
     assert result.exit_code == 0 and "\\cite{" in result.stdout
-    assert "Outline" not in result.stdout and "Outline (no language model" in result.stderr, "stdout is pure LaTeX"
+    assert "Drafted" not in result.stdout and "Drafted without a language model" in result.stderr, "pure LaTeX"
 
 
 def test_json_carries_sentences_support_and_usage(seeded: Path, fake: FakeOpenAI) -> None:

@@ -27,8 +27,9 @@ from rag.llm.gguf import LocalModel
 
 runner = CliRunner()
 ASK_MODES = {"llm", "extractive", "insufficient_evidence"}
-# summarize and draft may also fall back to a themed outline (e.g. when the model's text is unusable).
-WRITING_MODES = {*ASK_MODES, "outline"}
+# summarize and draft fall back to paragraphs of the papers' own sentences when the model's text is unusable
+# (to a themed outline when none of those passes the check either).
+WRITING_MODES = {*ASK_MODES, "extractive_prose", "outline"}
 CITATION = re.compile(r"\[(\d+)\]")
 # Short answers keep the file well under a few minutes on 2 cores (the model writes ~60 tokens/s).
 MAX_TOKENS = "200"

@@ -118,7 +118,7 @@ Gguf = Annotated[
         "[env: RAG_LLM_GGUF].",
     ),
 ]
-NoLlm = Annotated[bool, typer.Option("--no-llm", help="Do not call a model: extractive answer or outline.")]
+NoLlm = Annotated[bool, typer.Option("--no-llm", help="Do not call a model: quotes, or the papers' own sentences.")]
 NoLog = Annotated[bool, typer.Option("--no-log", help="Do not keep this in `rag log` (RAG_LOG=false: never).")]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Ask the model again instead of reusing a cached answer.")]
 StreamJson = Annotated[

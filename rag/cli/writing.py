@@ -184,7 +184,7 @@ def summarize(
     """Summarize a topic or a seed list, cited.
 
     Grouped by theme, every sentence cited and checked.
-    Without a model: a themed outline (papers grouped by similarity, every paper cited).
+    Without a model: a paragraph per theme, built from the papers' own sentences.
     """
     from rag.services.requests import SummaryRequest
     from rag.services.writing import summarize as core_summarize
@@ -222,7 +222,8 @@ def draft(
 ) -> None:
     """Draft related-work paragraphs on TOPIC.
 
-    Every sentence cited and checked; markdown, LaTeX (\\cite) or Pandoc ([@key]).
+    Every sentence cited and checked; markdown, LaTeX (\\cite, \\citet) or Pandoc ([@key], @key).
+    Without a model: a paragraph per theme, built from the papers' own sentences.
     """
     from rag.services.contracts import draft_json
     from rag.services.drafting import draft as core_draft

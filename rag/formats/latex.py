@@ -1,4 +1,5 @@
-"""Cited text as LaTeX: ``[n]`` runs become ``~\\cite{key,...}``, everything else escaped."""
+"""Cited text as LaTeX: ``[n]`` runs become ``~\\cite{key,...}``, a paper named in the text ``\\citet{key}``
+(natbib; biblatex reads it too with ``natbib=true``), everything else escaped."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import re
 
 from rag.writing.answer import Answer
 from rag.writing.citations import CITATION_GROUP, rewrite_citation_runs
+from rag.writing.in_text import mark_in_text, split_marked
 from rag.writing.subjects import cited_subjects
 
 _RUN_OF_CITATIONS = re.compile(rf"\s*(?:{CITATION_GROUP.pattern})+")
@@ -29,17 +31,23 @@ def latex_escape(text: str) -> str:
 
 def to_latex(answer: Answer) -> str:
     """[n] runs become ~\\cite{key,...}; everything else is escaped; '- ' lines become an itemize; a vague subject
-    rag named ("The paper (Hazra, 2021)") cites its paper there instead ("The paper~\\cite{hazra}")."""
+    rag named ("The paper (Hazra, 2021)") cites its paper there instead ("The paper~\\cite{hazra}"); a paper named in
+    the text ("Hazra et al. (2021) propose Y [3].") is \\citet ("\\citet{hazra} propose Y.")."""
     keys = {c.n: c.paper.citekey for c in answer.citations}
 
     def cite(numbers: list[int]) -> str:
         return "~\\cite{" + ",".join(keys[n] for n in numbers if n in keys) + "}"
 
     def line_to_latex(line: str) -> str:
-        return rewrite_citation_runs(line, _RUN_OF_CITATIONS, latex_escape, cite)
+        return "".join(
+            f"\\citet{{{keys[piece]}}}"
+            if isinstance(piece, int)
+            else rewrite_citation_runs(piece, _RUN_OF_CITATIONS, latex_escape, cite)
+            for piece in split_marked(line)
+        )
 
     lines, in_list = [], False
-    for line in cited_subjects(answer).splitlines():
+    for line in mark_in_text(cited_subjects(answer), answer).splitlines():
         bullet = line.lstrip().startswith("- ")
         if bullet and not in_list:
             lines.append("\\begin{itemize}")

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from rag.writing.answer import Answer
 from rag.writing.citations import CITATION_GROUP, rewrite_citation_runs
+from rag.writing.in_text import mark_in_text, split_marked
 from rag.writing.subjects import cited_subjects
 
 # Adjacent groups ("[1][2]", "[1] [3]", "[1, 2]") are one run: Pandoc groups them as "[@a; @b]".
@@ -64,8 +65,15 @@ def to_pandoc(answer: Answer) -> str:
         return f"[{'; '.join(cited)}]" if cited else ""
 
     def segment_to_pandoc(segment: str) -> str:
-        return rewrite_citation_runs(segment, _RUN_OF_CITATIONS, _escape_markup, cite)
+        return "".join(
+            citation_key(keys[piece])
+            if isinstance(piece, int)
+            else rewrite_citation_runs(piece, _RUN_OF_CITATIONS, _escape_markup, cite)
+            for piece in split_marked(segment)
+        )
 
     # Citation runs are looked for outside math and code only, so "$[0, 1]$" stays math.
-    # A vague subject rag named ("The paper (Hazra, 2021)") cites its paper there: "The paper [@hazra]".
-    return _with_blank_line_before_lists(_outside_verbatim(cited_subjects(answer), segment_to_pandoc))
+    # A vague subject rag named ("The paper (Hazra, 2021)") cites its paper there: "The paper [@hazra]"; a paper
+    # named in the text ("Hazra et al. (2021) propose Y [3].") is an in-text citation: "@hazra propose Y.".
+    marked = mark_in_text(cited_subjects(answer), answer)
+    return _with_blank_line_before_lists(_outside_verbatim(marked, segment_to_pandoc))

@@ -23,6 +23,10 @@ _SENTENCE_STYLE = {Support.WEAK: WARN, Support.CONTRADICTED: ALERT}
 ALSO_FOUND = "also found (no quote of theirs answers this)"
 ATTRIBUTED_NOTE = "citation added by rag: the model cited no source that backs it"
 EXTRACTIVE_NOTE = "(extractive answer: quoted from the papers found, no language model)"
+# Texts whose sentences were each checked (and marked as the check found them): a model's, or the extractive
+# paragraphs; and texts whose notes only describe them (an outline's, the paragraphs'), never warnings.
+_CHECKED = (AnswerMode.LLM, AnswerMode.PROSE)
+_DESCRIBED = (AnswerMode.OUTLINE, AnswerMode.PROSE)
 
 
 @dataclass(frozen=True)
@@ -103,8 +107,8 @@ def check_lines(answer: Answer, notes: bool = True) -> list[Line]:
         numbers = ", ".join(f"[{n}]" for n in answer.removed_citations)
         lines.append([Piece(f"removed citations to sources that were not given: {numbers}", WARN)])
     for note in answer.notes if notes else []:
-        lines.append([Piece(printable(note), DIM if answer.mode is AnswerMode.OUTLINE else WARN)])
-    if answer.mode is AnswerMode.LLM and answer.sentences:
+        lines.append([Piece(printable(note), DIM if answer.mode in _DESCRIBED else WARN)])
+    if answer.mode in _CHECKED and answer.sentences:
         labels = (Support.SUPPORTED, Support.EVIDENCE, Support.WEAK, Support.CONTRADICTED)
         counts = {label: sum(1 for s in answer.sentences if s.support is label) for label in labels}
         summary = ", ".join(f"{count} {label.value.replace('_', ' ')}" for label, count in counts.items() if count)
@@ -144,7 +148,7 @@ def answer_lines(answer: Answer, evidence: bool = False) -> list[Line]:
     """The whole answer as shown: notes of an outline, the text, quotes, references, evidence, checks, usage."""
     outline = answer.mode is AnswerMode.OUTLINE
     lines: list[Line] = [[Piece(printable(note), DIM)] for note in (answer.notes if outline else [])]
-    if answer.mode is AnswerMode.LLM:
+    if answer.mode in _CHECKED:
         lines += marked_text(answer)
     else:
         style = WARN if answer.mode is AnswerMode.INSUFFICIENT else ""

@@ -82,7 +82,7 @@ class Context:
         return self._opener().rebuilder()
 
     def chat_model(self, options: WritingOptions) -> ChatModel | None:
-        """The model a writing command uses, or None (extractive / outline). Config errors surface here, first."""
+        """The model a writing command uses, or None (extractive). Config errors surface here, first."""
         settings = self.settings
         identity = None  # the endpoint's name in the cache and capability memory: its URL, unless that changes
         connect = None

@@ -24,7 +24,7 @@ from rag.services.results import (
     SearchResult,
     SupportEvalRun,
 )
-from rag.writing.answer import Answer, Citation, CitedSentence
+from rag.writing.answer import Answer, Citation, CitedSentence, Provenance
 from rag.writing.check_findings import CitationCheck
 
 
@@ -72,6 +72,20 @@ def _sentence_json(answer: Answer, sentence: CitedSentence) -> dict[str, Any]:
         "conflict": sentence.conflict,
         # A vague subject ("The paper") rag named: the citation number of the paper it names, or null.
         "subject_source": sentence.subject_source,
+        # A paper named as the sentence's subject ("Hazra et al. (2021) propose ..."): its citation number, which
+        # LaTeX writes as \citet and Pandoc as @key there; and the words naming it.
+        "in_text_source": sentence.in_text_source,
+        "in_text": sentence.in_text,
+        # Sentences rag wrote without a model: the paper's sentence it was built from and what was changed.
+        "provenance": None if sentence.provenance is None else _provenance_json(sentence.provenance),
+    }
+
+
+def _provenance_json(provenance: Provenance) -> dict[str, Any]:
+    return {
+        "voice": provenance.voice,
+        "source": provenance.source,
+        "changes": [{"from": old, "to": new} for old, new in provenance.changes],
     }
 
 

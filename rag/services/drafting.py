@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from rag.errors import InputError
@@ -16,9 +17,9 @@ from rag.services.writing import generation_options
 from rag.text import plural
 from rag.writing.answer import Answer
 from rag.writing.extractive import is_evidence, refusal, related_without_abstract
+from rag.writing.extractive_draft import prose_or_outline
 from rag.writing.generation import llm_draft
 from rag.writing.live import OnSentence
-from rag.writing.outline import outline
 
 
 def draft(
@@ -28,8 +29,10 @@ def draft(
     on_token: OnToken | None = None,
     on_sentence: OnSentence | None = None,
 ) -> Draft:
-    """Related-work paragraphs on TOPIC in the format asked for (an outline without a model), --cite papers
-    always included; with ``request.bib``, the cited papers are written there as a bibliography."""
+    """Related-work paragraphs on TOPIC in the format asked for (from the papers' own sentences without a model),
+    --cite papers always included; with ``request.bib``, the cited papers are written there as a bibliography."""
+    # The abstracts' sentences a draft embeds are kept on disk: the next draft on the library embeds only new ones.
+    ctx = replace(ctx, keep_embeddings=True) if ctx.embedder is None else ctx
     chosen = document_format(request.format)  # both checked before any model call: a typo costs nothing
     bibliography = bibliography_for(request.bib) if request.bib is not None else None
     answer = _draft_answer(ctx, request, options, on_token, on_sentence)
@@ -79,7 +82,7 @@ def _draft_answer(
     if not papers:
         answer = refusal(topic, hits)
     elif model is None:
-        answer = outline(topic, papers, embedder)
+        answer = prose_or_outline(topic, papers, embedder)
     else:
         answer = llm_draft(
             topic,
@@ -91,5 +94,19 @@ def _draft_answer(
             on_token,
             on_sentence,
         )
-    answer.related = [p for p in related if p.id not in {c.paper.id for c in answer.citations}]
+    cited = {c.paper.id for c in answer.citations}
+    answer.related = [p for p in related if p.id not in cited]
+    _tell_uncited_must_cite(answer, [p for p in required if p.id not in cited])
     return answer
+
+
+def _tell_uncited_must_cite(answer: Answer, missing: list[Paper]) -> None:
+    """A --cite paper no sentence could cite says why: one known by its title alone backs nothing (it is listed
+    as related); one whose sentences did not pass the check is listed as not cited."""
+    for paper in missing:
+        if paper.no_abstract:
+            if paper.id not in {p.id for p in answer.related}:
+                answer.related.append(paper)
+            answer.notes.append(f"--cite {paper.citekey}: known by its title alone, no sentence can cite it")
+        else:
+            answer.notes.append(f"--cite {paper.citekey}: no sentence of it passed the citation check")

@@ -129,7 +129,7 @@ def check_llm(settings: Settings, report: DoctorReport) -> None:
     base_url, key = settings.llm_credentials()
     openai_key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
     if not settings.llm_enabled:
-        report.add("llm", Status.INFO, "none configured: ask is extractive, summarize/draft give outlines")
+        report.add("llm", Status.INFO, "none configured: ask, summarize and draft are extractive")
     elif key is None and base_url is None:
         report.add(
             "llm", Status.FAIL, f"model '{settings.llm_model}' but no key", "set OPENAI_API_KEY or RAG_LLM_BASE_URL"

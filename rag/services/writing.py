@@ -6,6 +6,8 @@ closed, so a slow model never holds the library's store open.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rag.errors import InputError
 from rag.llm.types import OnToken
 from rag.records import Paper
@@ -14,9 +16,9 @@ from rag.services.history import record_answer
 from rag.services.requests import DEFAULT_WRITING, SearchRequest, SummaryRequest, WritingOptions
 from rag.writing.answer import Answer, AnswerMode
 from rag.writing.extractive import extractive_answer, is_evidence, refusal
+from rag.writing.extractive_draft import prose_or_outline
 from rag.writing.generation import GenerationOptions, llm_answer, llm_summary
 from rag.writing.live import OnSentence
-from rag.writing.outline import outline
 
 NO_MODEL_FOR_LONG = "--long needs a language model (RAG_LLM_MODEL or --model): without one the answer is quoted"
 
@@ -62,6 +64,8 @@ def summarize(
     """A themed, cited summary of the papers on a topic, of seed lists, or of a small library."""
     if request.max_papers < 1:
         raise InputError(f"-k must be at least 1 (got {request.max_papers})")
+    # The abstracts' sentences a summary embeds are kept on disk: the next one on the library embeds only new ones.
+    ctx = replace(ctx, keep_embeddings=True) if ctx.embedder is None else ctx
     model = ctx.chat_model(options)
     settings = ctx.settings
     with ctx.reader() as library:
@@ -90,7 +94,7 @@ def summarize(
     if not papers:
         answer = _title_only(topic, related)
     elif model is None:
-        answer = outline(topic, papers, embedder)
+        answer = prose_or_outline(topic, papers, embedder)
     else:
         generation = generation_options(options, settings.llm_context_tokens)
         budget = settings.llm_context_tokens

@@ -43,6 +43,17 @@ class Evidence:
 
 
 @dataclass
+class Provenance:
+    """Where a sentence rag wrote without a model comes from (rag.writing.extractive_draft): the sentence of
+    its paper it was built from, how (``voice``: "citing_voice", "verbatim", "quoted" or "theme"), and each
+    change, as (what the paper wrote, what the draft writes)."""
+
+    voice: str
+    source: str
+    changes: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
 class CitedSentence:
     text: str
     citations: list[int]
@@ -57,6 +68,11 @@ class CitedSentence:
     # citation number of the paper it names (rag.writing.subjects).
     subject: str | None = None
     subject_source: int | None = None
+    # An in-text citation: the author-year written as part of the sentence ("Hazra et al. (2021) propose ...")
+    # and the citation number of the paper it names; LaTeX writes \citet{key} there, Pandoc @key.
+    in_text: str | None = None
+    in_text_source: int | None = None
+    provenance: Provenance | None = None
 
 
 @dataclass
@@ -74,6 +90,8 @@ class AnswerMode(StrEnum):
     EXTRACTIVE = "extractive"
     INSUFFICIENT = "insufficient_evidence"
     OUTLINE = "outline"
+    # Paragraphs built without a model from the papers' own sentences, each checked (rag.writing.extractive_draft).
+    PROSE = "extractive_prose"
 
 
 @dataclass

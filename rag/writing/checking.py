@@ -37,6 +37,8 @@ REVERSED = "says the opposite of its source"
 FRAGMENT = "not a whole sentence"
 TITLE = "restates a source's title"
 SHOWN = (Support.SUPPORTED, Support.EVIDENCE, Support.WEAK, Support.CONTRADICTED)
+# A source a sentence is not scored against, or one known by its title alone: it backs nothing.
+_NO_EVIDENCE = SourceScore(0.0, Support.UNSUPPORTED, 0, "")
 
 
 @dataclass
@@ -107,7 +109,7 @@ def title_only_unsupported(table: list[list[SourceScore]], given: Sequence[Paper
     for row in table:
         for j, paper in enumerate(given):
             if paper.no_abstract:
-                row[j] = SourceScore(0.0, Support.UNSUPPORTED, 0, "")
+                row[j] = _NO_EVIDENCE
     return table
 
 
@@ -195,6 +197,34 @@ def check_reply(
         else:
             checked.append(result)
     return _assemble(topic, checked, dropped, removed, reply, usage)
+
+
+def check_each(
+    claims: Sequence[Claim],
+    given: Sequence[Paper],
+    prepared: Sequence[CitedText] | None = None,
+    shown: Sequence[Claim] = (),
+) -> list[Checked | DroppedSentence]:
+    """Each claim's verdict, in order, under the screen and the answer policy a model's reply goes through: the
+    sentences rag writes itself (rag.writing.extractive_draft) are held to the same check.
+
+    They are built from the papers they cite, so each is scored against those papers only: the label is the
+    one a model's sentence citing them would get, but such a sentence is never attributed to another paper (it
+    is replaced instead). ``shown``: sentences already accepted, which a claim must not repeat; ``prepared``:
+    ``prepare(given)``, when the caller checks several batches."""
+    kept, screened = screen_claims([*shown, *claims], given)
+    kept = [c for c in kept if any(c is claim for claim in claims)]
+    reasons = {d.text: d for d in screened}
+    prepared = prepare(given) if prepared is None else prepared
+    usage = Usage()
+    verdicts: dict[int, Checked | DroppedSentence] = {}
+    for claim in kept:
+        cited = [n for n in dict.fromkeys(claim.numbers) if 1 <= n <= len(given)]
+        scores = [_NO_EVIDENCE] * len(given)
+        for n, score in zip(cited, score_against_sources([claim.text], [given[n - 1] for n in cited])[0], strict=True):
+            scores[n - 1] = _NO_EVIDENCE if given[n - 1].no_abstract else score
+        verdicts[id(claim)] = check_claim(claim, scores, given, prepared, usage)
+    return [verdicts[id(c)] if id(c) in verdicts else reasons[with_citations(c.text, c.numbers)] for c in claims]
 
 
 def _assemble(

@@ -4,7 +4,8 @@ The model sees numbered sources inside <source> tags (marked as data). Where the
 endpoint takes a JSON schema it answers in sentences with source numbers
 (rag.writing.structured), else with [n] in its text; a stream that loops is cut.
 Either way the reply goes through rag.writing.checking before anyone sees it,
-and an answer with no supported sentence falls back to quotes or an outline.
+and an answer with no supported sentence falls back to quotes, or to paragraphs of the papers' own
+sentences (rag.writing.extractive_draft).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from rag.writing.extractive import (
     related_without_abstract,
     sentence_table,
 )
+from rag.writing.extractive_draft import prose_or_outline
 from rag.writing.focus import (
     LONG_SOURCE_SENTENCES,
     PROMPT_AUTHORS,
@@ -40,7 +42,6 @@ from rag.writing.focus import (
     focused_sources,
 )
 from rag.writing.live import OnSentence, SentenceFeed
-from rag.writing.outline import outline
 from rag.writing.sources import source_block, sources_text
 from rag.writing.structured import citation_schema, readable_stream
 
@@ -60,7 +61,11 @@ SHORT_ANSWER_TOKENS = 256
 LONG_ANSWER_TOKENS = 800
 WEAK_ONLY = "weakly supported, and the answer had no supported sentence"
 FALLBACK_OUTLINE = "Outline (the model's text had no sentence its sources support; see the notes)"
-FALLBACK_NAMES = {AnswerMode.EXTRACTIVE: "quotes from the papers", AnswerMode.OUTLINE: "an outline of the papers"}
+FALLBACK_NAMES = {
+    AnswerMode.EXTRACTIVE: "quotes from the papers",
+    AnswerMode.OUTLINE: "an outline of the papers",
+    AnswerMode.PROSE: "paragraphs built from the papers' own sentences",
+}
 
 
 @dataclass
@@ -154,7 +159,7 @@ def _checked(
 
 
 def _fall_back(answer: Answer, fallback: Answer, reason: str = FALLBACK_NOTE) -> Answer:
-    """No shown sentence is supported (or none is about the question): show ``fallback`` (quotes or an outline),
+    """No shown sentence is supported (or none is about the question): show ``fallback`` (quotes or paragraphs),
     keep the model's text for --json."""
     unshown_reason = WEAK_ONLY if reason == FALLBACK_NOTE else OFF_QUESTION
     unshown = answer.dropped + [DroppedSentence(s.text, unshown_reason) for s in answer.sentences]
@@ -307,7 +312,7 @@ def llm_summary(
         reply = _cited_reply(model, merge_prompt, len(papers), _long_limit(len(papers)), stream, notes)
     answer = _checked(topic, reply, papers, model, usage, options, notes)
     if not has_supported_sentence(answer):
-        return _fall_back(answer, outline(topic, papers, embedder, FALLBACK_OUTLINE))
+        return _fall_back(answer, prose_or_outline(topic, papers, embedder, FALLBACK_OUTLINE))
     return answer
 
 
@@ -335,7 +340,7 @@ def llm_draft(
     reply = _cited_reply(model, prompt, len(papers), _long_limit(len(papers)), stream, notes)
     draft = _checked(topic, reply, papers, model, Usage(), options, notes)
     if not has_supported_sentence(draft):
-        draft = _fall_back(draft, outline(topic, papers, embedder, FALLBACK_OUTLINE))
+        draft = _fall_back(draft, prose_or_outline(topic, papers, embedder, FALLBACK_OUTLINE))
     cited = {c.paper.id for c in draft.citations}
     draft.uncited = [p for p in papers if p.id not in cited]
     return draft

@@ -1,8 +1,10 @@
-"""Without a language model, summarize and draft still work: a themed outline.
+"""Themes of papers, and the themed outline: what summarize and draft show when not even the paragraphs
+written from the papers' own sentences (rag.writing.extractive_draft) pass the check.
 
 Papers are grouped by similarity (bisecting k-means of their embeddings, or of
 TF-IDF vectors when there is no embedding model); each group is named by its
-most distinctive words, and every paper is cited.
+most distinctive words, and every paper is cited. The drafts and the map group
+papers the same way.
 """
 
 from __future__ import annotations
@@ -46,6 +48,17 @@ def _tfidf(papers: Sequence[Paper]) -> npt.NDArray[np.float32]:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     normalized: npt.NDArray[np.float32] = (matrix / np.where(norms == 0, 1, norms)).astype(np.float32)
     return normalized
+
+
+def themes_of(papers: Sequence[Paper], embedder: Embedder | None) -> list[list[int]]:
+    """The papers grouped into about sqrt(n / 2) themes (indexes into ``papers``), largest first: by their
+    embeddings, or by TF-IDF vectors without an embedding model."""
+    vectors = embedder.embed([p.searchable_text() for p in papers]) if embedder else _tfidf(papers)
+    return group_papers(vectors, theme_count(len(papers)))
+
+
+def theme_count(papers: int) -> int:
+    return max(1, round(THEMES_PER_SQRT_HALF * math.sqrt(papers / 2)))
 
 
 def group_papers(vectors: npt.NDArray[np.float32], themes: int) -> list[list[int]]:
@@ -151,11 +164,9 @@ def _same_word(stem: str, other: str) -> bool:
 def outline(topic: str, papers: Sequence[Paper], embedder: Embedder | None, label: str = OUTLINE_LABEL) -> Answer:
     if not papers:
         return Answer(topic, "No papers to outline.", AnswerMode.INSUFFICIENT)
-    vectors = embedder.embed([p.searchable_text() for p in papers]) if embedder else _tfidf(papers)
-    themes = max(1, round(THEMES_PER_SQRT_HALF * math.sqrt(len(papers) / 2)))
     order: list[Paper] = []
     lines: list[str] = []
-    groups = group_papers(vectors, themes)
+    groups = themes_of(papers, embedder)
     for number, (group, name) in enumerate(zip(groups, theme_names(groups, papers), strict=True), start=1):
         members = [papers[i] for i in group]
         lines.append(f"{number}. {name} ({plural(len(members), 'paper')})")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from rag.corpus.identity import surname
 from rag.records import Paper
 from rag.writing.answer import Answer
 from rag.writing.sources import author_year
@@ -19,15 +20,28 @@ VAGUE_SUBJECT = re.compile(
 )
 
 
+# A quotation: the source's words as it wrote them, never edited.
+_QUOTATION = re.compile(r"“[^”]*”")
+
+
 def name_vague_subject(text: str, paper: Paper) -> tuple[str, str | None]:
     """``text`` with its first vague subject followed by " (Author, Year)" of ``paper``, and what was inserted
-    (None when the sentence has no vague subject or the paper has neither author nor year)."""
-    match = VAGUE_SUBJECT.search(text)
+    (None when the sentence has no vague subject outside a quotation, already names the paper by its first
+    author and year, or the paper has neither author nor year)."""
+    quoted = [m.span() for m in _QUOTATION.finditer(text)]
+    found = (m for m in VAGUE_SUBJECT.finditer(text) if not any(a <= m.start() < b for a, b in quoted))
+    match = next(found, None)
     label = author_year(paper) or (paper.title or "")
-    if match is None or not label:
+    if match is None or not label or _names(text, paper):
         return text, None
     inserted = f" ({label})"
     return text[: match.end()] + inserted + text[match.end() :], inserted
+
+
+def _names(text: str, paper: Paper) -> bool:
+    """The sentence names ``paper`` itself ("Hazra et al. (2021) ... their work"): nothing vague to name."""
+    who = surname(paper.first_author) if paper.first_author else ""
+    return bool(who) and re.search(rf"\b{re.escape(who)}\b", text) is not None and str(paper.year or "") in text
 
 
 def cited_subjects(answer: Answer) -> str:

@@ -1,0 +1,408 @@
+"""Related-work paragraphs without a model: the citing voice, in-text citations in every format, theme sentences,
+every sentence checked and traced to the sentence of its paper it was built from.
+
+Made-up papers throughout; one test reads a real thesis bibliography from ../shared when it is there.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+from fake_openai import FakeOpenAI, Reply
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from rag.cli import app
+from rag.config import load_settings
+from rag.formats.latex import to_latex
+from rag.formats.markdown import to_markdown
+from rag.formats.pandoc import to_pandoc
+from rag.records import Paper
+from rag.services.context import Context
+from rag.services.drafting import draft
+from rag.services.requests import DraftRequest, WritingOptions
+from rag.text import tokenize
+from rag.writing.answer import Answer, AnswerMode, Citation, CitedSentence
+from rag.writing.citations import CITATION_GROUP
+from rag.writing.discrepancies import content_words
+from rag.writing.in_text import mark_in_text, split_marked
+from rag.writing.sources import source_block
+from rag.writing.subjects import name_vague_subject
+from rag.writing.theme_sentence import theme_sentences
+from rag.writing.voice import Voice, in_text_label, third_person, turn
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
+    monkeypatch.setenv("RAG_LLM_BACKOFF_SECONDS", "0.01")
+    with FakeOpenAI() as server:
+        yield server
+
+
+NO_LOG = WritingOptions(use_llm=False, cache=False, log=False)
+_QUOTATION = re.compile(r"“[^”]*”")
+_FIRST_PERSON = re.compile(r"\b(?:we|our|us|ours|ourselves)\b", re.IGNORECASE)
+
+
+def _paper(key: str, authors: list[str], year: int | None = 2020) -> Paper:
+    return Paper(id=key, text="An abstract.", title="A title", authors=authors, year=year, citekey=key)
+
+
+TWO = _paper("kharitonov2020", ["Kharitonov, Eugene", "Baroni, Marco"])
+MANY = _paper("hazra2021", ["Hazra, Rishi", "Dixit, Sonu", "Sen, Sayambhu"], 2021)
+ONE = _paper("scotton2019", ["Scotton, Michele"], 2019)
+
+
+# --- the citing voice --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "paper", "expected"),
+    [
+        ("We show that X holds in all cases.", TWO, "Kharitonov and Baroni (2020) show that X holds in all cases."),
+        (
+            "In this paper, we propose a new framework for Y.",
+            MANY,
+            "Hazra et al. (2021) propose a new framework for Y.",
+        ),
+        ("Our results suggest that Z is common.", MANY, "The results of Hazra et al. (2021) suggest that Z is common."),
+        ("We show that X holds.", ONE, "Scotton (2019) shows that X holds."),
+        ("We also study the effect of Y.", ONE, "Scotton (2019) also studies the effect of Y."),
+        (
+            "We propose a model and evaluate it on two datasets.",
+            ONE,
+            "Scotton (2019) proposes a model and evaluates it on two datasets.",
+        ),
+        ("This paper presents a framework for BCI.", MANY, "Hazra et al. (2021) present a framework for BCI."),
+        (
+            "This paper provides an overview of X, presents Y.",
+            MANY,
+            "Hazra et al. (2021) provide an overview of X, present Y.",
+        ),
+        ("This study investigated the effect of fire.", ONE, "Scotton (2019) investigated the effect of fire."),
+        (
+            "This method is evaluated on 12 subjects.",
+            MANY,
+            "The method of Hazra et al. (2021) is evaluated on 12 subjects.",
+        ),
+        ("In this work, a Riemannian framework is used.", ONE, "In Scotton (2019), a Riemannian framework is used."),
+        (
+            "However, we found no difference between groups.",
+            MANY,
+            "Hazra et al. (2021) found no difference between groups.",
+        ),
+        (
+            "RESULTS: We found that type I diabetes was rare.",
+            ONE,
+            "Scotton (2019) found that type I diabetes was rare.",
+        ),
+        (
+            "Here we show that X emerges, and our method is robust.",
+            MANY,
+            "Hazra et al. (2021) show that X emerges, and their method is robust.",
+        ),
+        (
+            "To this end, we ran a survey, which allowed us to compare.",
+            MANY,
+            "To this end, Hazra et al. (2021) ran a survey, which allowed them to compare.",
+        ),
+        (
+            "The results of this study improve understanding of X.",
+            MANY,
+            "The results of the study by Hazra et al. (2021) improve understanding of X.",
+        ),
+    ],
+)
+def test_the_papers_voice_becomes_the_citing_voice(sentence: str, paper: Paper, expected: str) -> None:
+    turned = turn(sentence, paper)
+    assert turned.voice is Voice.CITING and turned.text == expected
+    assert turned.label == in_text_label(paper) and turned.label in turned.text
+    assert turned.changes, "what was rewritten is reported"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "It is shown that the method works.",
+        "This allows us to estimate Q.",
+        "While the theory is technical, our aim here is to show its appeal.",
+        "These models are typically trained in clusters.",  # anyone's models, not the paper's own
+    ],
+)
+def test_what_cannot_be_turned_safely_is_quoted_and_attributed(sentence: str) -> None:
+    turned = turn(sentence, MANY)
+    assert turned.voice is Voice.QUOTED
+    assert turned.text.startswith("Hazra et al. (2021) write that “") and turned.text.endswith("”.")
+    inside = _QUOTATION.search(turned.text)
+    assert inside is not None and inside.group(0)[1:-1].lower() == sentence[:-1].lower()
+
+
+def test_a_sentence_that_stands_alone_is_kept_as_written_and_one_author_writes() -> None:
+    plain = turn("Overall survival was improved in 40% of patients.", MANY)
+    assert plain.voice is Voice.VERBATIM and plain.text == "Overall survival was improved in 40% of patients."
+    assert turn("Thus, mosses can stabilise soils.", MANY).text == "Mosses can stabilise soils."
+    assert turn("It is unclear.", ONE).text == "Scotton (2019) writes that “it is unclear”."
+    nested = turn("This is a “relaxed” state.", MANY).text
+    assert "‘relaxed’" in nested and nested.count("“") == 1, "a quotation inside a quotation"
+
+
+def test_labels_and_verbs() -> None:
+    assert in_text_label(TWO) == "Kharitonov and Baroni (2020)"
+    assert in_text_label(_paper("x", ["Smith, A", "others"], None)) == "Smith et al."
+    assert in_text_label(_paper("x", [])) is None
+    assert [third_person(v) for v in ("show", "have", "study", "focus", "found", "can", "Bold")] == [
+        "shows", "has", "studies", "focuses", "found", "can", None,
+    ]  # fmt: skip
+
+
+def test_a_paper_with_no_author_is_never_named() -> None:
+    nobody = _paper("x", [])
+    assert turn("We show X.", nobody).text == "“We show X”."
+    assert turn("Mosses stabilise soils.", nobody).voice is Voice.VERBATIM
+
+
+def test_a_sentence_naming_its_paper_or_a_quotation_has_no_vague_subject_to_name() -> None:
+    assert name_vague_subject("The paper also explores X.", MANY)[1] == " (Hazra, 2021)"
+    assert name_vague_subject("Hazra et al. (2021) extend their work to X.", MANY) == (
+        "Hazra et al. (2021) extend their work to X.",
+        None,
+    )
+    assert name_vague_subject("Hazra et al. (2021) write that “this study shows X”.", MANY)[1] is None
+
+
+# --- in-text citations in every format ---------------------------------------------------------------------
+
+
+def _in_text_answer() -> Answer:
+    first = CitedSentence("Kharitonov and Baroni (2020) show that X holds [1].", [1])
+    first.in_text, first.in_text_source = "Kharitonov and Baroni (2020)", 1
+    second = CitedSentence("Y & Z are related [2].", [2])
+    text = f"Several works address X [1][2]. {first.text} {second.text}"
+    theme = CitedSentence("Several works address X [1][2].", [1, 2])
+    return Answer("t", text, AnswerMode.PROSE, [Citation(1, TWO), Citation(2, MANY)], sentences=[theme, first, second])
+
+
+def test_an_in_text_citation_is_written_in_every_format() -> None:
+    answer = _in_text_answer()
+    assert "Kharitonov and Baroni (2020) show that X holds [1]." in to_markdown(answer), "Markdown: name and [n]"
+    assert to_latex(answer) == (
+        "Several works address X~\\cite{kharitonov2020,hazra2021}. \\citet{kharitonov2020} show that X holds. "
+        "Y \\& Z are related~\\cite{hazra2021}."
+    )
+    assert to_pandoc(answer) == (
+        "Several works address X [@kharitonov2020; @hazra2021]. @kharitonov2020 show that X holds. "
+        "Y & Z are related [@hazra2021]."
+    )
+
+
+def test_marking_keeps_other_citations_and_ignores_stray_markers() -> None:
+    answer = _in_text_answer()
+    answer.sentences[1].text = "Kharitonov and Baroni (2020) show that X holds [1][2]."
+    answer.text = answer.sentences[1].text + "\ue0009\ue001"
+    # A marker-like character in the text itself is dropped, never read as a citation.
+    assert split_marked(mark_in_text(answer.text, answer)) == [1, " show that X holds [2].9"]
+
+
+# --- theme sentences ---------------------------------------------------------------------------------------
+
+
+def test_a_theme_sentence_names_what_its_papers_share_in_their_words() -> None:
+    texts = [
+        "Spatial covariance matrices are classified with Riemannian geometry. Accuracy improves.",
+        "We use Riemannian geometry on covariance matrices of EEG signals for transfer learning.",
+        "Deep networks decode EEG signals without covariance matrices.",
+    ]
+    theme = [Paper(id=f"p{i}", text=t, title=f"Paper {i}", citekey=f"k{i}") for i, t in enumerate(texts)]
+    other = [Paper(id="o", text="Soil carbon increases under restoration.", title="Soil", citekey="o")]
+    found = {t.text: t.cited for t in theme_sentences(theme, other)}
+    assert next(iter(found)) == "Several works address covariance matrices.", "the phrase every paper of it writes"
+    assert found["Several works address covariance matrices and Riemannian geometry."] == (0, 1), "both, cited"
+    assert found["Several works address EEG signals."] == (1, 2)
+    assert not any(w in t for t in found for w in ("Soil", "Accuracy", "transfer")), "another theme's, one paper's"
+    assert theme_sentences(theme[:1], other) == [], "one paper is not several works"
+
+
+# --- drafts and summaries without a model ------------------------------------------------------------------
+
+EMERGENT_BIB = r"""
+@article{kharitonov2020emergent, title = {Emergent Language Generalization and Acquisition Speed},
+  author = {Kharitonov, Eugene and Baroni, Marco}, year = {2020},
+  abstract = {Studies of discrete languages emerging when neural agents communicate often look for compositional
+  structure. We show that compositionality does not predict how easily emergent languages are acquired by new
+  agents. Our results suggest that generalization and compositionality are distinct properties of emergent
+  languages.}}
+@article{chaabouni2020compositionality, title = {Compositionality and Generalization in Emergent Languages},
+  author = {Chaabouni, Rahma and Kharitonov, Eugene and Bouchacourt, Diane and Dupoux, Emmanuel and Baroni, Marco},
+  year = {2020},
+  abstract = {Natural language allows us to refer to novel composite concepts by combining expressions. In this
+  paper, we propose new measures of compositionality for emergent languages in referential games. We find that
+  compositional emergent languages generalize better to new inputs of the referential game.}}
+@article{hazra2021infinite, title = {Infinite use of finite means: zero-shot generalization in referential games},
+  author = {Hazra, Rishi and Dixit, Sonu and Sen, Sayambhu}, year = {2021},
+  abstract = {Agents in referential games learn discrete messages to describe objects. This paper presents a study of
+  zero-shot generalization of emergent languages in referential games with attribute-value inputs. The emergent
+  messages are compositional when the inputs are disentangled.}}
+@article{lazaridou2018emergence, title = {Emergence of linguistic communication from referential games},
+  author = {Lazaridou, Angeliki}, year = {2018},
+  abstract = {I train neural agents to communicate about raw pixel images in referential games. I find that the
+  structure of the input shapes the emergent languages of the agents. Agents trained on disentangled inputs
+  develop compositional emergent languages.}}
+@article{scotton2019grassland, title = {Mountain grassland restoration with local seeds},
+  author = {Scotton, Michele}, year = {2019},
+  abstract = {Grassland restoration is possible in mountain raw soils by using the seeds collected from nearby donor
+  sites. We show that high sowing densities are not required in coarse soils.}}
+@article{chaabouni2019anti, title = {Anti-efficient encoding in emergent communication},
+  author = {Chaabouni, Rahma and Kharitonov, Eugene}, year = {2019}}
+"""
+TOPIC = "compositionality and generalization of emergent languages in referential games"
+
+
+@pytest.fixture
+def emergent(tmp_path: Path) -> Path:
+    bib = tmp_path / "emergent.bib"
+    bib.write_text(EMERGENT_BIB, encoding="utf-8")
+    assert runner.invoke(app, ["ingest", str(bib)]).exit_code == 0
+    return bib
+
+
+def _from_sources(answer: Answer, sentence: CitedSentence) -> bool:
+    """Every content word of the sentence is in what it cites (as written or in another form of the word), or
+    is one the generator itself writes."""
+    papers = {c.n: c.paper for c in answer.citations}
+    cited = " ".join(source_block(n, papers[n]) for n in sentence.citations)
+    known, stems = (
+        content_words(cited) | content_words("several works address write writes that et al"),
+        set(tokenize(cited)),
+    )
+    mine = content_words(CITATION_GROUP.sub("", sentence.text))
+    return all(w in known or set(tokenize(w)) <= stems for w in mine)
+
+
+def test_a_draft_without_model_is_paragraphs_of_the_papers_own_words(emergent: Path) -> None:
+    request = DraftRequest(TOPIC, ["scotton2019grassland"], 8)
+    answer = draft(Context(load_settings()), request, NO_LOG).answer
+    assert answer.mode is AnswerMode.PROSE and "\n- " not in answer.text
+    keys = {c.paper.citekey for c in answer.citations}
+    assert {"kharitonov2020emergent", "chaabouni2020compositionality", "hazra2021infinite"} <= keys
+    assert "scotton2019grassland" in keys, "a must-cite paper always appears"
+    assert "chaabouni2019anti" not in keys and [p.citekey for p in answer.related] == ["chaabouni2019anti"]
+    for sentence in answer.sentences:
+        assert sentence.support is not None and sentence.support.is_top, sentence.text
+        assert not _FIRST_PERSON.search(_QUOTATION.sub("", sentence.text)), sentence.text
+        assert _from_sources(answer, sentence), sentence.text
+        assert sentence.provenance is not None and sentence.text in answer.text
+    voices = {s.provenance.voice for s in answer.sentences if s.provenance}
+    assert "citing_voice" in voices
+    named = [s for s in answer.sentences if s.in_text]
+    assert named and all(s.in_text in s.text and s.in_text_source in s.citations for s in named)
+    assert any(s.text.startswith("Kharitonov and Baroni (2020) show that compositionality") for s in named)
+    assert any("Lazaridou (2018) finds" in s.text or "Lazaridou (2018) trains" in s.text for s in named)
+
+
+def test_json_keeps_each_sentences_provenance_and_latex_and_pandoc_cite_in_the_text(emergent: Path) -> None:
+    payload = json.loads(runner.invoke(app, ["draft", TOPIC, "--json", "--no-log"]).stdout)
+    assert payload["mode"] == "extractive_prose"
+    turned = [s for s in payload["sentences"] if s["provenance"] and s["provenance"]["voice"] == "citing_voice"]
+    assert turned and all(s["in_text_source"] in s["citations"] and s["in_text"] in s["text"] for s in turned)
+    first = turned[0]["provenance"]
+    assert first["source"] and first["changes"] and set(first["changes"][0]) == {"from", "to"}
+    latex = runner.invoke(app, ["draft", TOPIC, "--format", "latex", "--no-log"]).stdout
+    assert "\\citet{kharitonov2020emergent} show that" in latex and "~\\cite{" in latex
+    assert not re.search(r"\[\d+\]", latex) and "Kharitonov and Baroni (2020)" not in latex
+    pandoc = runner.invoke(app, ["draft", TOPIC, "--format", "pandoc", "--no-log"]).stdout
+    assert "@kharitonov2020emergent show that" in pandoc and not re.search(r"\[\d+\]", pandoc)
+
+
+@pytest.mark.skipif(shutil.which("pandoc") is None, reason="pandoc is not installed")
+def test_pandoc_renders_the_prose_with_every_citation_found(emergent: Path, tmp_path: Path) -> None:
+    refs = tmp_path / "refs.json"
+    document = runner.invoke(app, ["draft", TOPIC, "--format", "pandoc", "--bib", str(refs), "--no-log"]).stdout
+    rendered = subprocess.run(
+        ["pandoc", "--citeproc", "--bibliography", str(refs), "-t", "plain", "--wrap=none"],
+        input=document,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert rendered.returncode == 0 and "not found" not in rendered.stderr, rendered.stderr
+    assert "Kharitonov and Baroni (2020) show that" in rendered.stdout
+
+
+def test_summarize_without_model_writes_the_same_paragraphs(emergent: Path) -> None:
+    payload = json.loads(runner.invoke(app, ["summarize", "--json", "--no-log"]).stdout)
+    assert payload["mode"] == "extractive_prose" and "\n- " not in payload["answer"]
+    assert len(payload["citations"]) == 5, "every paper with an abstract, the title-only one listed as related"
+    shown = runner.invoke(app, ["summarize", "--no-log"])
+    assert "citation check:" in shown.stdout and "Drafted without a language model" in shown.stdout
+
+
+def test_a_models_draft_with_no_supported_sentence_falls_back_to_the_paragraphs(
+    emergent: Path, fake: FakeOpenAI
+) -> None:
+    fake.play(Reply(text="Quantum annealing solves every referential game in constant time [1]."))
+    settings = load_settings(llm_model="test-model", llm_base_url=fake.url)
+    answer = draft(Context(settings), DraftRequest(TOPIC, [], 8), WritingOptions(cache=False, log=False)).answer
+    assert answer.mode is AnswerMode.PROSE and answer.model == "test-model"
+    assert any("showing paragraphs built from the papers' own sentences instead" in n for n in answer.notes)
+    assert answer.dropped and answer.model_text, "what the model wrote is kept for --json"
+
+
+SHARED_THESIS = REPO.parent / "shared" / "real" / "bibtex" / "ErikBjare__thesis" / "docs" / "tex" / "zotero.bib"
+
+
+@pytest.mark.skipif(not SHARED_THESIS.is_file(), reason="../shared/real (the developer set) is not here")
+def test_a_real_thesis_bibliography_gets_prose_in_the_citing_voice(no_model: Path) -> None:
+    assert runner.invoke(app, ["ingest", str(SHARED_THESIS)]).exit_code == 0
+    topic = "Riemannian geometry for EEG classification in brain-computer interfaces"
+    answer = draft(Context(load_settings()), DraftRequest(topic, [], 12), NO_LOG).answer
+    assert answer.mode is AnswerMode.PROSE and len(answer.citations) >= 6
+    assert all(s.support is not None and s.support.is_top for s in answer.sentences)
+    assert not any(_FIRST_PERSON.search(_QUOTATION.sub("", s.text)) for s in answer.sentences)
+    assert any(s.in_text for s in answer.sentences)
+
+
+def test_a_must_cite_paper_known_by_its_title_alone_is_listed_and_told(emergent: Path) -> None:
+    answer = draft(Context(load_settings()), DraftRequest(TOPIC, ["chaabouni2019anti"], 8), NO_LOG).answer
+    assert "chaabouni2019anti" not in {c.paper.citekey for c in answer.citations}
+    assert [p.citekey for p in answer.related] == ["chaabouni2019anti"]
+    assert any("--cite chaabouni2019anti: known by its title alone" in note for note in answer.notes)
+
+
+# --- nothing invented, whatever the sentence -------------------------------------------------------------
+
+_OPENERS = ["", "In this paper, ", "Here ", "However, ", "This study ", "Our results ", "This method ", "It "]
+_WORDS = ["we", "our", "us", "show", "propose", "presents", "investigated", "that", "the", "model", "X", "and", "is"]
+# Words turning a sentence may write besides the source's: the subject, "they"/"their"/"them" for later first
+# person, "the ... of/by" around what "our" or "this" named, "In" before a paper, the quotation's frame.
+_ADDED = {"they", "their", "them", "the", "of", "by", "in", "write", "writes", "that"}
+
+
+@given(
+    opener=st.sampled_from(_OPENERS),
+    words=st.lists(st.sampled_from(_WORDS), min_size=3, max_size=12),
+    paper=st.sampled_from([ONE, TWO, MANY]),
+)
+@example(opener="", words=["we", "propose", "we"], paper=ONE)
+@settings(max_examples=300, deadline=None)
+def test_turning_adds_only_the_subject_and_fixed_words(opener: str, words: list[str], paper: Paper) -> None:
+    sentence = opener + " ".join(words) + "."
+    turned = turn(sentence, paper)
+    label = in_text_label(paper) or ""
+    written = set(re.findall(r"[a-z]+", turned.text.replace(label, " ").lower()))
+    source, stems = set(re.findall(r"[a-z]+", sentence.lower())), set(tokenize(sentence))
+    # A word is the source's as written or in another form ("show" -> "shows", agreeing with its new subject).
+    invented = {w for w in written - source - _ADDED if not set(tokenize(w)) <= stems or not tokenize(w)}
+    assert not invented, turned
+    if turned.voice is not Voice.QUOTED:
+        assert not _FIRST_PERSON.search(turned.text), turned
