@@ -20,6 +20,11 @@ ATTRIBUTED_MARK = "†"
 # Style names the CLI maps to colours.
 DIM, BOLD, WARN, ALERT, MARK = "dim", "bold", "warn", "alert", "mark"
 _SENTENCE_STYLE = {Support.WEAK: WARN, Support.CONTRADICTED: ALERT}
+# Papers found but not cited, named under the text: why, as each kind of text leaves them out.
+_UNCITED_NOTE = {
+    AnswerMode.LLM: "relevant but not cited",
+    AnswerMode.PROSE: "also found, not in the paragraphs (no sentence of theirs fits the topic and passes the check)",
+}
 ALSO_FOUND = "also found (no quote of theirs answers this)"
 ATTRIBUTED_NOTE = "citation added by rag: the model cited no source that backs it"
 EXTRACTIVE_NOTE = "(extractive answer: quoted from the papers found, no language model)"
@@ -121,11 +126,7 @@ def check_lines(answer: Answer, notes: bool = True) -> list[Line]:
         lines.append([Piece(f"dropped {len(answer.dropped)} sentences the reader should not see ({detail})", WARN)])
     if answer.uncited:
         titles = "; ".join(printable(p.display_title) for p in answer.uncited)
-        found = (
-            "relevant but not cited"
-            if answer.mode is AnswerMode.LLM
-            else "also found (no quote of theirs answers this)"
-        )
+        found = _UNCITED_NOTE.get(answer.mode, ALSO_FOUND)
         lines.append([Piece(f"{found}: {titles}", DIM)])
     if answer.related:
         lines.append([Piece(f"related, no abstract: {related_line(answer.related)}", DIM)])
