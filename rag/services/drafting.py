@@ -16,7 +16,8 @@ from rag.services.results import Draft
 from rag.services.writing import generation_options
 from rag.text import plural
 from rag.writing.answer import Answer
-from rag.writing.extractive import is_evidence, refusal, related_without_abstract
+from rag.writing.evidence_sentences import is_evidence, related_without_abstract
+from rag.writing.extractive import refusal
 from rag.writing.extractive_draft import prose_or_outline
 from rag.writing.generation import llm_draft
 from rag.writing.live import OnSentence

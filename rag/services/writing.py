@@ -15,7 +15,8 @@ from rag.services.context import Context
 from rag.services.history import record_answer
 from rag.services.requests import DEFAULT_WRITING, SearchRequest, SummaryRequest, WritingOptions
 from rag.writing.answer import Answer, AnswerMode
-from rag.writing.extractive import extractive_answer, is_evidence, refusal
+from rag.writing.evidence_sentences import is_evidence
+from rag.writing.extractive import extractive_answer, refusal
 from rag.writing.extractive_draft import prose_or_outline
 from rag.writing.generation import GenerationOptions, llm_answer, llm_summary
 from rag.writing.live import OnSentence

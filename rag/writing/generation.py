@@ -23,15 +23,8 @@ from rag.writing.answer import Answer, AnswerMode, Citation, DroppedSentence
 from rag.writing.checking import check_reply, has_supported_sentence, read_claims
 from rag.writing.citations import with_citations
 from rag.writing.degenerate import repetition_watch
-from rag.writing.extractive import (
-    Quote,
-    choose_quotes,
-    is_evidence,
-    quoted_answer,
-    refusal,
-    related_without_abstract,
-    sentence_table,
-)
+from rag.writing.evidence_sentences import is_evidence, related_without_abstract, sentence_table
+from rag.writing.extractive import Quote, choose_quotes, quoted_answer, refusal
 from rag.writing.extractive_draft import prose_or_outline
 from rag.writing.focus import (
     LONG_SOURCE_SENTENCES,
