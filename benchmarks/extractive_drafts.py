@@ -46,9 +46,9 @@ from rag.services.context import Context  # noqa: E402
 from rag.services.drafting import draft  # noqa: E402
 from rag.services.requests import DraftRequest, SearchRequest, WritingOptions  # noqa: E402
 from rag.text import tokenize  # noqa: E402
+from rag.writing.alignment import content_words  # noqa: E402
 from rag.writing.answer import Answer, AnswerMode, CitedSentence  # noqa: E402
 from rag.writing.citations import CITATION_GROUP  # noqa: E402
-from rag.writing.discrepancies import content_words  # noqa: E402
 from rag.writing.extractive_draft import CONNECTIVES  # noqa: E402
 from rag.writing.sources import source_block  # noqa: E402
 

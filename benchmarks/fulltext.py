@@ -52,7 +52,7 @@ from pdf_fixture import write_pdf
 from rag.config import Settings, load_settings
 from rag.corpus.identity import normalize_text
 from rag.corpus.loader import load_paths
-from rag.corpus.pdf import FIRST_PAGES, MAX_ABSTRACT_CHARS
+from rag.corpus.pdf.document import FIRST_PAGES, MAX_ABSTRACT_CHARS
 from rag.evaluation.metrics import MRR_DEPTH, NDCG_DEPTH, EvalReport, LabelledQuestion, evaluate
 from rag.index.hybrid import HybridRetriever
 from rag.records import Hit, Method, Paper

@@ -132,7 +132,7 @@ def _folded(text: str | None) -> str:
 
 
 def _title_kinds(titles: dict[str, list[Any]], truth: dict[str, tuple[str, str]]) -> dict[str, int]:
-    from rag.corpus.pdf_titles import is_junk_title
+    from rag.corpus.pdf.titles import is_junk_title
 
     counts: Counter[str] = Counter()
     for name, (title, first_author) in titles.items():

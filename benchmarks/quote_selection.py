@@ -8,14 +8,13 @@ quote from the abstract; a claim counts as answered when a quoted sentence is an
     python benchmarks/quote_selection.py PAIRS.jsonl --model-dir MINILM_DIR   # e.g. from a git worktree
     python benchmarks/quote_selection.py --json out.json
 
-Selectors: ``before`` is the extractive answer's rule before issue #19 (cosine + 0.5 x term coverage);
-``selector`` is the support check's evidence selector (rag/writing/support_check.py); ``shipped`` is what
-rag.writing.extractive now quotes (the selector's best sentence, and the runner-up when it is rated nearly as
+Selectors: ``before`` is the extractive answer's rule before issue #19 (cosine + 0.5 x term coverage); ``selector``
+is the support check's evidence selector (rag/writing/support_check.py); ``shipped`` is what extractive answers
+quote (rag.writing.evidence_sentences: the selector's best sentence, and the runner-up when it is rated nearly as
 high). The selector was fitted on these pairs, so in-sample numbers flatter it: the CV rows refit it in grouped
 5-fold CV by claim (the folds of benchmarks/support_check.py), so every claim is scored by a selector that never
 saw it; those are the numbers to compare with the goal (>= 75%). Sentence vectors are cached as in
-benchmarks/support_check.py (the first run embeds ~8k sentences, minutes on 2 cores).
-"""
+benchmarks/support_check.py (the first run embeds ~8k sentences, minutes on 2 cores). """
 
 from __future__ import annotations
 
@@ -33,7 +32,7 @@ import support_check as fitting
 from fulltext import claim_groups
 
 from rag.text import split_sentences, term_coverage, tokenize
-from rag.writing import extractive
+from rag.writing import evidence_sentences
 from rag.writing import support_check as sc
 
 # (claim, sentences, claim vector, sentence vectors) -> indexes of the sentences quoted, best first.
@@ -72,8 +71,8 @@ def best_only(logits: np.ndarray) -> list[int]:
 
 
 def shipped(claim: str, sentences: Sequence[str], q: np.ndarray, vectors: np.ndarray) -> list[int]:
-    logits = extractive.selector_logits(claim, sentences, q, vectors)
-    return sorted(extractive.quoted_sentences(logits), key=lambda i: -logits[i])
+    logits = evidence_sentences.selector_logits(claim, sentences, q, vectors)
+    return sorted(evidence_sentences.quoted_sentences(logits), key=lambda i: -logits[i])
 
 
 def measure(rows: Sequence[dict[str, Any]], select: Selector, vecs: dict[str, np.ndarray]) -> dict[str, float]:
@@ -148,7 +147,7 @@ def main() -> None:
     vecs = fitting.cached_vectors(texts, args.model_dir)
     shipped_model = sc.load_support_model()
     print(f"{len(rows)} pairs ({len({r['claim_id'] for r in rows})} claims) with rationales")
-    quoted = extractive.quoted_sentences
+    quoted = evidence_sentences.quoted_sentences
     results = {
         "before (cosine + 0.5 coverage)": measure(rows, before, vecs),
         "selector, best sentence (in-sample)": measure(

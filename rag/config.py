@@ -36,7 +36,7 @@ DEFAULT_DENSE_WEIGHT = 0.4
 # Seconds a command waits for another rag process to release the data directory.
 DEFAULT_LOCK_TIMEOUT = 3.0
 # Below this cosine similarity a paper is not evidence (above it, half the question's terms must match too;
-# rag.writing.extractive.is_evidence): `ask` refuses instead of answering.
+# rag.writing.evidence_sentences.is_evidence): `ask` refuses instead of answering.
 DEFAULT_MIN_RELEVANCE = 0.30
 # The model named in docs and cost estimates; never used unless asked for.
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"

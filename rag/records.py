@@ -6,29 +6,15 @@ The bottom of the package: imports nothing of rag.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
-# What describes a paper, as opposed to its text and where it was read (see Paper.adopt_metadata).
-DESCRIPTIVE_FIELDS = (
-    "title",
-    "authors",
-    "year",
-    "arxiv",
-    "doi",
-    "bibtex",
-    "venue",
-    "volume",
-    "issue",
-    "pages",
-    "publisher",
-    "url",
-    "item_type",
-)
-
-# Where a paper appeared, and as what: one record's, together (see Paper.adopt_metadata).
-VENUE_FIELDS = ("venue", "volume", "issue", "pages", "publisher", "item_type")
+# A Paper field's role, in its metadata: what describes the work (as opposed to its text and where it was
+# read), and of those, where it appeared (taken together from one record: see Paper.adopt_metadata).
+_ROLE = "role"
+_DESCRIBES = {_ROLE: "describes"}
+_VENUE = {_ROLE: "venue"}
 
 
 @dataclass
@@ -54,31 +40,31 @@ class Paper:
 
     id: str
     text: str
-    title: str | None = None
-    authors: list[str] = field(default_factory=list)
-    year: int | None = None
-    arxiv: str | None = None
+    title: str | None = field(default=None, metadata=_DESCRIBES)
+    authors: list[str] = field(default_factory=list, metadata=_DESCRIBES)
+    year: int | None = field(default=None, metadata=_DESCRIBES)
+    arxiv: str | None = field(default=None, metadata=_DESCRIBES)
     citekey: str = ""
     truncated: bool = False
     sources: list[str] = field(default_factory=list)
     lists: list[str] = field(default_factory=list)
-    doi: str | None = None
+    doi: str | None = field(default=None, metadata=_DESCRIBES)
     # No abstract was given: the paper is indexed by its title alone.
     no_abstract: bool = False
     # The user's own BibTeX entry, written back verbatim by `draft --bib` and `export`.
-    bibtex: str | None = None
+    bibtex: str | None = field(default=None, metadata=_DESCRIBES)
     # The full text (a PDF's body) in passages; empty when only the abstract is known.
     passages: list[Passage] = field(default_factory=list)
     # What a bibliography needs, as the source gave it: journal, proceedings or book it appeared in
     # (``venue``), its volume, issue, pages and publisher, a URL.
-    venue: str | None = None
-    volume: str | None = None
-    issue: str | None = None
-    pages: str | None = None
-    publisher: str | None = None
-    url: str | None = None
+    venue: str | None = field(default=None, metadata=_VENUE)
+    volume: str | None = field(default=None, metadata=_VENUE)
+    issue: str | None = field(default=None, metadata=_VENUE)
+    pages: str | None = field(default=None, metadata=_VENUE)
+    publisher: str | None = field(default=None, metadata=_VENUE)
+    url: str | None = field(default=None, metadata=_DESCRIBES)
     # The kind of work in CSL's terms ("article-journal", "paper-conference", "book", "thesis", ...).
-    item_type: str | None = None
+    item_type: str | None = field(default=None, metadata=_VENUE)
     # Every other citekey a source ever gave this paper: each still resolves to it (a \cite must never break).
     aliases: list[str] = field(default_factory=list)
     # The reference manager's collections (Zotero) the paper is filed in.
@@ -133,6 +119,25 @@ class Paper:
         fields = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
         fields["passages"] = [Passage(**item) for item in fields.get("passages", [])]
         return cls(**fields)
+
+
+def _paper_fields(roles: tuple[str, ...] = (), annotation: str | None = None) -> tuple[str, ...]:
+    """Paper's fields of these roles, or of a type (as annotated): each list is read off the class, never
+    written out again."""
+    return tuple(
+        f.name
+        for f in fields(Paper)
+        if (not roles or f.metadata.get(_ROLE) in roles) and (annotation is None or f.type == annotation)
+    )
+
+
+# What describes a paper, as opposed to its text and where it was read (see Paper.adopt_metadata).
+DESCRIPTIVE_FIELDS = _paper_fields(roles=("describes", "venue"))
+# Where a paper appeared, and as what: one record's, together (see Paper.adopt_metadata).
+VENUE_FIELDS = _paper_fields(roles=("venue",))
+# Optional text fields and lists of strings (how a store without nested values keeps them).
+TEXT_FIELDS = _paper_fields(annotation="str | None")
+STRING_LIST_FIELDS = _paper_fields(annotation="list[str]")
 
 
 @dataclass

@@ -9,8 +9,8 @@ from pdf_fixture import write_pdf
 
 from rag.corpus.cleaning import clean_prose, clean_title, join_broken_words, strip_copyright
 from rag.corpus.loader import load_paths
-from rag.corpus.page_cleaning import is_heading_line, strip_furniture
-from rag.corpus.pdf import parse_pdf
+from rag.corpus.pdf.document import parse_pdf
+from rag.corpus.pdf.page_cleaning import is_heading_line, strip_furniture
 
 
 @pytest.mark.parametrize(

@@ -30,9 +30,9 @@ from rag.services.context import Context
 from rag.services.drafting import draft
 from rag.services.requests import DraftRequest, WritingOptions
 from rag.text import tokenize
+from rag.writing.alignment import content_words
 from rag.writing.answer import Answer, AnswerMode, Citation, CitedSentence
 from rag.writing.citations import CITATION_GROUP
-from rag.writing.discrepancies import content_words
 from rag.writing.in_text import mark_in_text, split_marked
 from rag.writing.sources import source_block
 from rag.writing.subjects import name_vague_subject

@@ -19,19 +19,10 @@ from typer.testing import CliRunner
 from rag.cli import app
 from rag.llm.types import Completion, Usage
 from rag.records import Paper
+from rag.writing.alignment import best_aligned, changes, windows
 from rag.writing.answer import Support
 from rag.writing.checking import REVERSED, UNSTATED, check_reply
-from rag.writing.discrepancies import (
-    FindingKind,
-    NumberTable,
-    SourceFacts,
-    best_aligned,
-    changes,
-    missing_facts,
-    name_mentions,
-    numbers_in,
-    windows,
-)
+from rag.writing.discrepancies import FindingKind, NumberTable, SourceFacts, missing_facts, name_mentions, numbers_in
 
 runner = CliRunner()
 COHORT = Paper(

@@ -14,7 +14,7 @@ from fake_openai import FakeOpenAI, Reply
 from typer.testing import CliRunner
 
 from rag.cli import app
-from rag.corpus.csljson import parse_csl_json
+from rag.corpus.exports.csljson import parse_csl_json
 from rag.corpus.loader import load_paths
 from rag.errors import InputError
 from rag.formats.csl import csl_item, csl_json, csl_name

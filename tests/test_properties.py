@@ -704,7 +704,7 @@ page_text = st.lists(
 @FAST
 @given(st.lists(st.tuples(st.integers(1, 500), page_text), max_size=4))
 def test_passages_are_numbered_in_order_and_never_empty(pages: list[tuple[int, str]]) -> None:
-    from rag.corpus.passages import MIN_PASSAGE_WORDS, split_passages
+    from rag.corpus.pdf.passages import MIN_PASSAGE_WORDS, split_passages
 
     passages = split_passages(pages)
     assert [p.n for p in passages] == list(range(1, len(passages) + 1))

@@ -9,7 +9,8 @@ from conftest import MODEL_DIR, needs_model
 from rag.embed.onnx import OnnxMiniLM, model_files_dir
 from rag.records import Hit, Paper
 from rag.writing.answer import AnswerMode
-from rag.writing.extractive import extractive_answer, leans_back, self_standing
+from rag.writing.evidence_sentences import leans_back, self_standing
+from rag.writing.extractive import extractive_answer
 
 MAPREDUCE = Paper(
     "mr",
@@ -55,7 +56,7 @@ def test_a_sentence_whose_subject_is_in_the_one_before_is_quoted_with_it() -> No
 
 
 def test_a_table_of_contents_in_a_books_abstract_is_never_quoted() -> None:
-    from rag.writing.extractive import _sentences_of
+    from rag.writing.evidence_sentences import _sentences_of
 
     blurb = "R code was updated. # Table of Contents Statistical Learning Linear Regression Classification"
     assert _sentences_of(blurb) == ["R code was updated."]

@@ -1,6 +1,6 @@
 """Small Zotero data directories for tests and benchmarks, built from scratch.
 
-The tables hold the columns rag reads (rag.corpus.zotero_schema.READ_COLUMNS) and a few Zotero
+The tables hold the columns rag reads (rag.corpus.zotero.schema.READ_COLUMNS) and a few Zotero
 writers change (dateModified, version), written here by hand: nothing is taken from Zotero's own
 schema files. A test checks that each real database in ../shared has what this fixture has.
 """

@@ -24,7 +24,7 @@ from rag.cli.options import (
     search_request,
 )
 from rag.cli.runtime import context, emit, handle_errors
-from rag.services.requests import DEFAULT_EXPORT
+from rag.services.requests import DEFAULT_EXPORT, INGEST_FORMATS
 
 
 @handle_errors
@@ -32,9 +32,8 @@ def ingest(
     paths: Annotated[
         list[Path],
         typer.Argument(
-            help="Files or folders: seed lists (.txt, with papers.tsv beside them), BibTeX (.bib), CSL JSON, "
-            "JSONL/JSON/CSV/TSV exports (arXiv, OpenAlex, Semantic Scholar), PDF, Markdown or plain text; "
-            "a Zotero data directory (e.g. ~/Zotero) or its zotero.sqlite, read without changing it.",
+            help=f"Files or folders (read recursively) of these formats: {INGEST_FORMATS}. "
+            "A Zotero library is read without changing it.",
             metavar="PATH...",
         ),
     ],

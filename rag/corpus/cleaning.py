@@ -6,7 +6,7 @@ the MapReduce ...").
 
 Everything here works on text already run into one line (``normalize_text``), so a library saved by an
 older rag can be cleaned again from its saved papers (``rag reindex``) with the very rules a new ingest
-uses; what needs the page layout (running headers, page numbers) is rag.corpus.page_cleaning's job.
+uses; what needs the page layout (running headers, page numbers) is rag.corpus.pdf.page_cleaning's job.
 Each rule is idempotent: cleaning clean text changes nothing.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 from rag.corpus.identity import normalize_text
 
-# Bump whenever a rule here or in rag.corpus.page_cleaning changes what it removes: libraries record the
+# Bump whenever a rule here or in rag.corpus.pdf.page_cleaning changes what it removes: libraries record the
 # cleaner that made them, and one made by an older one is told, once, that `rag reindex` cleans it.
 CLEANER_VERSION = 1
 

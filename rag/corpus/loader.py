@@ -14,7 +14,7 @@ from rag.corpus.merging import Merge, merge_paper
 from rag.corpus.readers import READERS, ReadOptions
 from rag.corpus.seeds import METADATA_FILE
 from rag.corpus.textfile import read_text_file
-from rag.corpus.zotero_schema import ZOTERO_DATABASE
+from rag.corpus.zotero.schema import ZOTERO_DATABASE
 from rag.errors import InputError, OptionError
 from rag.records import Paper, ProgressFn, SeedList
 
@@ -37,7 +37,7 @@ class LoadResult:
     # PDFs parsed by this read, and those unchanged since a parse the PDF cache kept.
     pdfs_parsed: int = 0
     pdfs_reused: int = 0
-    # Papers read only from rag's own export records (rag.corpus.own_records): copies of a library's papers.
+    # Papers read only from rag's own export records (rag.corpus.exports.own_records): copies of a library's papers.
     copies: set[str] = field(default_factory=set)
 
 
@@ -95,7 +95,7 @@ def load_paths(
     options: ReadOptions | None = None,
 ) -> LoadResult:
     """Parse every supported file under ``paths``; unusable files become warnings, not failures.
-    With ``full_text``, a PDF's body is kept as passages (see rag.corpus.passages). ``options``
+    With ``full_text``, a PDF's body is kept as passages (see rag.corpus.pdf.passages). ``options``
     (the ingest service's: Zotero collections, the PDF cache) replace the other arguments.
 
     Raises ``InputError`` when a path is missing or when no file yielded a paper, ``OptionError``
@@ -138,7 +138,7 @@ def load_paths(
                 result.merges.append(merged)
     if progress is not None:
         progress("reading files", len(files), len(files))
-    result.pdfs_parsed, result.pdfs_reused = options.pdfs.parsed, options.pdfs.reused
+    result.pdfs_parsed, result.pdfs_reused = options.pdf_counts()
     result.copies = copied - originals
     if not result.papers:
         reasons = "; ".join(result.warnings) or "no files found"

@@ -1,5 +1,6 @@
 """Which reader reads a file: one table by ending, and for text files that many formats share (.txt),
-sniffers that look at what the file holds. Adding a format is one reader and one table entry.
+sniffers that look at what the file holds. Adding a format is one reader, one entry in
+``rag.corpus.file_formats`` (its name and endings) and one line pairing them here.
 
 A reader returns the file's papers and a warning (``file:line``) per entry it could not use, or raises
 ``InputError`` when nothing in the file is usable.
@@ -7,22 +8,20 @@ A reader returns the file's papers and a warning (``file:line``) per entry it co
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from rag.corpus.bibtex import parse_bibtex
-from rag.corpus.csljson import read_csl_json
-from rag.corpus.exports import parse_records
-from rag.corpus.medline import looks_like_medline, parse_medline
-from rag.corpus.pdf_cache import PdfCache
+from rag.corpus import file_formats as files
 from rag.corpus.plaintext import parse_text_document
-from rag.corpus.ris import looks_like_ris, parse_ris
 from rag.corpus.seeds import METADATA_FILE, Metadata, is_seed_list, parse_metadata, parse_seed_list
 from rag.corpus.textfile import read_export_file, read_text_file
-from rag.corpus.wos import looks_like_wos_plain, looks_like_wos_tab, parse_wos_plain, parse_wos_tab
-from rag.corpus.zotero import read_zotero
 from rag.records import Paper, ProgressFn, SeedList
+
+if TYPE_CHECKING:
+    from rag.corpus.pdf.cache import PdfCache
 
 
 @dataclass
@@ -39,8 +38,14 @@ class ReadOptions:
     def pdfs(self) -> PdfCache:
         """The PDF parser through the cache, one per read, counting what it parsed and reused."""
         if self._pdfs is None:
+            from rag.corpus.pdf.cache import PdfCache
+
             self._pdfs = PdfCache(self.pdf_cache)
         return self._pdfs
+
+    def pdf_counts(self) -> tuple[int, int]:
+        """PDFs parsed and reused by this read (none read: the PDF reader was never loaded)."""
+        return (0, 0) if self._pdfs is None else (self._pdfs.parsed, self._pdfs.reused)
 
     def metadata_for(self, folder: Path) -> Metadata:
         """The papers.tsv beside seed lists, read once per folder."""
@@ -55,7 +60,7 @@ class FileRead:
     seed_list: SeedList
     papers: list[Paper]
     warnings: list[str] = field(default_factory=list)
-    # Ids of papers read from rag's own export records: copies of a library's papers (rag.corpus.own_records).
+    # Ids of papers read from rag's own export records: copies of a library's papers (rag.corpus.exports.own_records).
     copies: frozenset[str] = frozenset()
 
 
@@ -64,6 +69,33 @@ Reader = Callable[[Path, ReadOptions], FileRead]
 ExportParser = Callable[[str, str], tuple[list[Paper], list[str]]]
 # A text format recognised by what the text holds: (looks like it, read it).
 TextSniffer = tuple[Callable[[str], bool], Callable[[str, Path, ReadOptions], FileRead]]
+
+
+@dataclass(frozen=True)
+class TaggedFormat:
+    """A tag-per-line export (rag.corpus.exports): its module is imported only when a file of it is met, or when
+    a .txt file is sniffed, so that reading the seeds or a BibTeX file loads none of them."""
+
+    module: str
+    looks_like: str
+    parse: str
+
+    def _function(self, name: str) -> Callable[..., Any]:
+        function: Callable[..., Any] = getattr(importlib.import_module(f"rag.corpus.exports.{self.module}"), name)
+        return function
+
+    def recognises(self, text: str) -> bool:
+        return bool(self._function(self.looks_like)(text))
+
+    def read(self, text: str, name: str) -> tuple[list[Paper], list[str]]:
+        papers, warnings = self._function(self.parse)(text, name)
+        return list(papers), list(warnings)
+
+
+_RIS = TaggedFormat("ris", "looks_like_ris", "parse_ris")
+_WOS_PLAIN = TaggedFormat("wos", "looks_like_wos_plain", "parse_wos_plain")
+_WOS_TAB = TaggedFormat("wos", "looks_like_wos_tab", "parse_wos_tab")
+_MEDLINE = TaggedFormat("medline", "looks_like_medline", "parse_medline")
 
 
 def _own_list(file: Path, papers: list[Paper], warnings: list[str], copies: frozenset[str] = frozenset()) -> FileRead:
@@ -77,18 +109,24 @@ def _pdf(file: Path, options: ReadOptions) -> FileRead:
 
 def _zotero(file: Path, options: ReadOptions) -> FileRead:
     """A Zotero database: the whole library is one file, each item one entry."""
+    from rag.corpus.zotero.library import read_zotero
+
     read = read_zotero(file, options.zotero_collections, options.full_text, options.pdfs, options.progress)
     return _own_list(file, *read)
 
 
 def _bibtex(file: Path, options: ReadOptions) -> FileRead:
+    from rag.corpus.exports.bibtex import parse_bibtex
+
     return _own_list(file, *parse_bibtex(read_text_file(file), file.name))
 
 
 def _records(file: Path, options: ReadOptions) -> FileRead:
+    from rag.corpus.exports.tabular import parse_records
+
     text, warnings = read_export_file(file)
-    if file.suffix.lower() == ".tsv" and looks_like_wos_tab(text):
-        papers, more = parse_wos_tab(text, file.name)
+    if file.suffix.lower() == ".tsv" and _WOS_TAB.recognises(text):
+        papers, more = _WOS_TAB.read(text, file.name)
         return _own_list(file, papers, warnings + more)
     papers, more, copies = parse_records(text, file.name, file.suffix.lower(), options.mapping)
     return _own_list(file, papers, warnings + more, copies)
@@ -112,6 +150,9 @@ def _sniffed(parse: ExportParser) -> Callable[[str, Path, ReadOptions], FileRead
 
 def _json(file: Path, options: ReadOptions) -> FileRead:
     """A list of CSL items (Zotero, Pandoc) is read for its ids as citekeys; other JSON is an export."""
+    from rag.corpus.exports.csljson import read_csl_json
+    from rag.corpus.exports.tabular import parse_records
+
     text = read_text_file(file)
     if (csl := read_csl_json(text, file.name)) is not None:
         return _own_list(file, *csl)
@@ -130,10 +171,10 @@ def _plain_text(text: str, file: Path, options: ReadOptions) -> FileRead:
 # Tried in order on a text file; plain text (one paper per file) when none recognises it.
 TEXT_SNIFFERS: list[TextSniffer] = [
     (is_seed_list, _seed_list),
-    (looks_like_ris, _sniffed(parse_ris)),
-    (looks_like_wos_plain, _sniffed(parse_wos_plain)),
-    (looks_like_wos_tab, _sniffed(parse_wos_tab)),
-    (looks_like_medline, _sniffed(parse_medline)),
+    (_RIS.recognises, _sniffed(_RIS.read)),
+    (_WOS_PLAIN.recognises, _sniffed(_WOS_PLAIN.read)),
+    (_WOS_TAB.recognises, _sniffed(_WOS_TAB.read)),
+    (_MEDLINE.recognises, _sniffed(_MEDLINE.read)),
 ]
 
 
@@ -147,18 +188,17 @@ def _markdown(file: Path, options: ReadOptions) -> FileRead:
     return _plain_text(read_text_file(file), file, options)
 
 
-READERS: dict[str, Reader] = {
-    ".txt": _text,
-    ".md": _markdown,
-    ".markdown": _markdown,
-    ".bib": _bibtex,
-    ".pdf": _pdf,
-    ".jsonl": _records,
-    ".json": _json,
-    ".csv": _records,
-    ".tsv": _records,
-    ".ris": _export(parse_ris),
-    ".ciw": _export(parse_wos_plain),
-    ".nbib": _export(parse_medline),
-    ".sqlite": _zotero,
-}
+# Each format of rag.corpus.file_formats and its reader; every ending of the format dispatches to it.
+_READER_OF: tuple[tuple[files.FileFormat, Reader], ...] = (
+    (files.TEXT, _text),
+    (files.MARKDOWN, _markdown),
+    (files.BIBTEX, _bibtex),
+    (files.PDF, _pdf),
+    (files.RECORDS, _records),
+    (files.JSON, _json),
+    (files.RIS, _export(_RIS.read)),
+    (files.WOS, _export(_WOS_PLAIN.read)),
+    (files.MEDLINE, _export(_MEDLINE.read)),
+    (files.ZOTERO, _zotero),
+)
+READERS: dict[str, Reader] = {ending: reader for file_format, reader in _READER_OF for ending in file_format.endings}

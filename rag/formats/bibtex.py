@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rag.corpus.bibtex import parse_bibtex
-from rag.corpus.own_records import ADDED_FIELDS, ENTRY_KEY, bibtex_comment
+from rag.corpus.exports.bibtex import parse_bibtex
+from rag.corpus.exports.own_records import ADDED_FIELDS, ENTRY_KEY, bibtex_comment
 from rag.formats.latex import latex_escape
 from rag.formats.own_records import Record, with_own_records
 from rag.records import Paper

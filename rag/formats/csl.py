@@ -12,29 +12,14 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from rag.corpus.csljson import parse_csl_json
-from rag.corpus.own_records import CSL_CUSTOM, OWN_RECORD
+from rag.corpus import types as corpus_types
+from rag.corpus.exports.csljson import parse_csl_json
+from rag.corpus.exports.own_records import CSL_CUSTOM, OWN_RECORD
 from rag.formats.own_records import Record, with_own_records
 from rag.records import Paper
 
 # CSL's type for preprints and working papers; also the honest default when the venue is unknown.
 DEFAULT_TYPE = "article"
-# BibTeX entry types (of the user's own entry, when the paper came from a .bib) -> CSL types.
-BIBTEX_TYPES = {
-    "article": "article-journal",
-    "inproceedings": "paper-conference",
-    "conference": "paper-conference",
-    "incollection": "chapter",
-    "inbook": "chapter",
-    "book": "book",
-    "phdthesis": "thesis",
-    "mastersthesis": "thesis",
-    "thesis": "thesis",
-    "techreport": "report",
-    "report": "report",
-    "manual": "report",
-    "online": "webpage",
-}
 ARXIV_REPOSITORY = "arXiv"
 ARXIV_ABS_URL = "https://arxiv.org/abs/"
 # The name an export is read back under (to learn what it loses; rag.formats.own_records).
@@ -73,7 +58,7 @@ def csl_type(paper: Paper) -> str:
     if paper.item_type:
         return paper.item_type
     if paper.bibtex and (match := _BIBTEX_TYPE.match(paper.bibtex)):
-        return BIBTEX_TYPES.get(match.group(1).lower(), DEFAULT_TYPE)
+        return corpus_types.csl_type("bibtex", match.group(1)) or DEFAULT_TYPE
     return DEFAULT_TYPE
 
 

@@ -1,5 +1,5 @@
 """Exports that lose nothing: beside what its format says, each entry carries rag's record of the paper (its id,
-and every field the format alone would read back otherwise), which rag.corpus.own_records reads back.
+and every field the format alone would read back otherwise), which rag.corpus.exports.own_records reads back.
 
 What to carry is measured, not guessed: the export is written, read back by rag's own reader of the format,
 and each paper's fields that came back different are added to its record. Read again, the export gives the
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from rag.corpus.own_records import CARRIED
+from rag.corpus.exports.own_records import CARRIED
 from rag.records import Paper
 
 Record = dict[str, Any]

@@ -17,7 +17,7 @@ from urllib.parse import urlparse
 from rag.errors import EmbeddingMismatchError, RagError, StoreError
 from rag.index.layout import DataDir
 from rag.index.units import Unit, split_unit_id
-from rag.records import Paper, Passage, ProgressFn, SeedList
+from rag.records import STRING_LIST_FIELDS, TEXT_FIELDS, Paper, Passage, ProgressFn, SeedList
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
@@ -42,10 +42,6 @@ KEYS_KEY = "rag_keys"
 # When a server client first wrote a paper (ns): two clients giving one citekey to two papers at once
 # settle it by this order (rag.index.server_citekeys).
 WRITTEN_KEY = "rag_written"
-# JSON-encoded list fields: Chroma metadata values are flat scalars.
-_LIST_FIELDS = ("authors", "sources", "lists", "aliases", "collections")
-# Optional text fields, stored only when the paper has them.
-_TEXT_FIELDS = ("title", "arxiv", "doi", "bibtex", "venue", "volume", "issue", "pages", "publisher", "url", "item_type")
 
 
 @contextlib.contextmanager
@@ -63,8 +59,10 @@ def chroma_errors(action: str) -> Iterator[None]:
 
 
 def paper_metadata(paper: Paper) -> dict[str, str | int | bool]:
+    """Chroma metadata values are flat scalars: lists of strings are stored JSON-encoded, optional text fields
+    only when present."""
     meta: dict[str, str | int | bool] = {"citekey": paper.citekey, "truncated": paper.truncated}
-    for name in _TEXT_FIELDS:
+    for name in TEXT_FIELDS:
         if value := getattr(paper, name):
             meta[name] = value
     if paper.year is not None:
@@ -75,7 +73,7 @@ def paper_metadata(paper: Paper) -> dict[str, str | int | bool]:
         meta["retracted"] = True
     if paper.aliases:
         meta[KEYS_KEY] = paper.keys  # type: ignore[assignment]  # Chroma 1.5 stores lists of strings
-    for name in _LIST_FIELDS:
+    for name in STRING_LIST_FIELDS:
         meta[name] = json.dumps(getattr(paper, name), ensure_ascii=False)
     return meta
 
@@ -101,8 +99,8 @@ def record_from_chroma(record_id: str, document: str, meta: dict[str, Any]) -> P
     if PARENT_KEY in meta:
         page = meta.get(PAGE_KEY)
         return Passage(n=int(meta[PASSAGE_KEY]), text=document, page=int(page) if page is not None else None)
-    fields: dict[str, Any] = {name: meta.get(name) for name in _TEXT_FIELDS}
-    fields.update({name: json.loads(str(meta.get(name, "[]"))) for name in _LIST_FIELDS})
+    fields: dict[str, Any] = {name: meta.get(name) for name in TEXT_FIELDS}
+    fields.update({name: json.loads(str(meta.get(name, "[]"))) for name in STRING_LIST_FIELDS})
     return Paper(
         id=record_id,
         text=document,

@@ -11,7 +11,7 @@ DATA_DIR/
   lexical/server-<url hash>/<library>/   the saved BM25 index of a server library, per server
   server-snapshots/<library>.json        a copy of a server library taken before `rag reindex` drops it
   llm-cache/                   model answers, by prompt
-  pdf-cache/                   what each PDF read was parsed into, by path (rag.corpus.pdf_cache)
+  pdf-cache/                   what each PDF read was parsed into, by path (rag.corpus.pdf.cache)
   llm-endpoints.json           what each model endpoint was found to accept
   history.sqlite               past questions, drafts and checks (`rag log`)
   .model-download-failed       when the embedding model last failed to download (rag.embed.choice)

@@ -147,7 +147,7 @@ class LibrarySession:
     def _fill_relevance(self, query: str, hits: Sequence[Hit]) -> None:
         """Every hit gets its cosine to the query (``Hit.dense``), the one score that means the same whatever
         found it: a hit BM25 alone ranked gets its stored vector fetched (never re-embedded), so the absolute
-        relevance floor (rag.writing.extractive.is_evidence) applies to it too."""
+        relevance floor (rag.writing.evidence_sentences.is_evidence) applies to it too."""
         missing = {_unit_id(h): h for h in hits if h.dense is None}
         if not missing or self.embedder is None or self.store is None:
             return

@@ -13,12 +13,12 @@ from rag.services.context import Context
 from rag.services.history import record_answer
 from rag.services.requests import DEFAULT_WRITING, DraftRequest, SearchRequest, WritingOptions
 from rag.services.results import Draft
-from rag.services.writing import generation_options
+from rag.services.writing import composer
 from rag.text import plural
 from rag.writing.answer import Answer
-from rag.writing.extractive import is_evidence, refusal, related_without_abstract
+from rag.writing.evidence_sentences import is_evidence, related_without_abstract
+from rag.writing.extractive import refusal
 from rag.writing.extractive_draft import prose_or_outline
-from rag.writing.generation import llm_draft
 from rag.writing.live import OnSentence
 
 
@@ -84,16 +84,7 @@ def _draft_answer(
     elif model is None:
         answer = prose_or_outline(topic, papers, embedder)
     else:
-        answer = llm_draft(
-            topic,
-            papers,
-            required,
-            model,
-            embedder,
-            generation_options(options, ctx.settings.llm_context_tokens),
-            on_token,
-            on_sentence,
-        )
+        answer = composer(ctx, model, embedder, options, on_token, on_sentence).draft(topic, papers, required)
     cited = {c.paper.id for c in answer.citations}
     answer.related = [p for p in related if p.id not in cited]
     _tell_uncited_must_cite(answer, [p for p in required if p.id not in cited])

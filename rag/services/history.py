@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from rag.errors import NotFoundError, RagError
 from rag.formats.shown import answer_lines, plain
@@ -30,23 +29,22 @@ def record_answer(
     references (rag.formats.shown), or the document."""
     if options.log:
         text = document if document is not None else plain(answer_lines(answer))
-        record(ctx, kind, question, text, answer_json(answer), answer.mode.value, answer.model)
+        payload = json.dumps(answer_json(answer))
+        _record(ctx, LogEntry(kind, ctx.settings.collection, answer.model, answer.mode.value, question, text, payload))
 
 
 def record_check(ctx: Context, report: CheckReport) -> None:
     """Log a manuscript check: its findings as the linter lines, and the summary."""
     lines = [finding(c) for c in report.problems] + [report.summary_line()]
     question = ", ".join(report.files)
-    record(ctx, "check", question, "\n".join(lines), check_json(report), report.checker, None)
+    payload = json.dumps(check_json(report))
+    _record(ctx, LogEntry("check", ctx.settings.collection, None, report.checker, question, "\n".join(lines), payload))
 
 
-def record(
-    ctx: Context, kind: str, question: str, answer: str, payload: dict[str, Any], mode: str, model: str | None
-) -> None:
+def _record(ctx: Context, entry: LogEntry) -> None:
     """Log one command's result, unless logging is off; a log that cannot be written is a notice, not a failure."""
     if not ctx.settings.log:
         return
-    entry = LogEntry(kind, ctx.settings.collection, model, mode, question, answer, json.dumps(payload))
     try:
         _history(ctx).record(entry)
     except RagError as exc:

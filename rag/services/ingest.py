@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from rag.corpus.exports import parse_mapping
+from rag.corpus.exports.tabular import parse_mapping
 from rag.corpus.loader import load_paths
 from rag.corpus.merging import merged_line
 from rag.corpus.readers import ReadOptions

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rag.corpus.file_formats import described_formats
 from rag.errors import InputError
 from rag.records import Method
 
@@ -21,6 +22,8 @@ DEFAULT_MAP_SEED = 0
 # The names of rag.formats.registry's defaults, here so that building a request loads no format.
 DEFAULT_DOCUMENT = "markdown"
 DEFAULT_EXPORT = "bibtex"
+# What `ingest` reads, from the readers' own table.
+INGEST_FORMATS = described_formats()
 
 
 @dataclass

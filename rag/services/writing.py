@@ -8,23 +8,36 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rag.embed.types import Embedder
 from rag.errors import InputError
-from rag.llm.types import OnToken
+from rag.llm.types import ChatModel, OnToken
 from rag.records import Paper
 from rag.services.context import Context
 from rag.services.history import record_answer
 from rag.services.requests import DEFAULT_WRITING, SearchRequest, SummaryRequest, WritingOptions
 from rag.writing.answer import Answer, AnswerMode
-from rag.writing.extractive import extractive_answer, is_evidence, refusal
+from rag.writing.evidence_sentences import is_evidence
+from rag.writing.extractive import extractive_answer, refusal
 from rag.writing.extractive_draft import prose_or_outline
-from rag.writing.generation import GenerationOptions, llm_answer, llm_summary
+from rag.writing.generation import Composer, GenerationOptions
 from rag.writing.live import OnSentence
 
 NO_MODEL_FOR_LONG = "--long needs a language model (RAG_LLM_MODEL or --model): without one the answer is quoted"
 
 
-def generation_options(options: WritingOptions, source_tokens: int) -> GenerationOptions:
-    return GenerationOptions(verify_with_llm=options.verify_llm, long=options.long, source_tokens=source_tokens)
+def composer(
+    ctx: Context,
+    model: ChatModel,
+    embedder: Embedder | None,
+    options: WritingOptions,
+    on_token: OnToken | None,
+    on_sentence: OnSentence | None,
+) -> Composer:
+    """The model's writer for one command, with its options (RAG_LLM_CONTEXT_TOKENS bounds the sources)."""
+    generation = GenerationOptions(
+        verify_with_llm=options.verify_llm, long=options.long, source_tokens=ctx.settings.llm_context_tokens
+    )
+    return Composer(model, embedder, generation, on_token, on_sentence)
 
 
 def ask(
@@ -48,8 +61,8 @@ def ask(
             ctx.notify(NO_MODEL_FOR_LONG)
         answer = extractive_answer(question, hits, embedder, settings.min_relevance)
     else:
-        generation = generation_options(options, settings.llm_context_tokens)
-        answer = llm_answer(question, hits, model, embedder, settings.min_relevance, generation, on_token, on_sentence)
+        writer = composer(ctx, model, embedder, options, on_token, on_sentence)
+        answer = writer.answer(question, hits, settings.min_relevance)
     record_answer(ctx, "ask", question, answer, options)
     return answer
 
@@ -96,9 +109,7 @@ def summarize(
     elif model is None:
         answer = prose_or_outline(topic, papers, embedder)
     else:
-        generation = generation_options(options, settings.llm_context_tokens)
-        budget = settings.llm_context_tokens
-        answer = llm_summary(topic, papers, model, embedder, budget, generation, on_token, on_sentence)
+        answer = composer(ctx, model, embedder, options, on_token, on_sentence).summary(topic, papers)
     answer.related = related
     record_answer(ctx, "summarize", topic, answer, options)
     return answer

@@ -20,8 +20,9 @@ from enum import StrEnum
 
 from rag.records import Paper
 from rag.text import split_sentences
+from rag.writing.alignment import best_aligned, changes, windows
 from rag.writing.answer import Support
-from rag.writing.discrepancies import Finding, SourceFacts, best_aligned, changes, missing_facts, windows
+from rag.writing.discrepancies import Finding, SourceFacts, missing_facts
 from rag.writing.sources import source_block
 from rag.writing.verification import score_against_sources
 

@@ -10,80 +10,25 @@ A paper known by its title alone is never quoted: it is listed as related.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-
-import numpy as np
-import numpy.typing as npt
 
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
-from rag.text import split_prose, term_coverage, tokenize
-from rag.writing import support_check
 from rag.writing.answer import Answer, AnswerMode, Citation
-from rag.writing.citations import CITATION_GROUP
-from rag.writing.degenerate import no_news_terms
+from rag.writing.evidence_sentences import (
+    HitSentences,
+    defuse_citations,
+    is_evidence,
+    related_without_abstract,
+    sentence_table,
+)
 from rag.writing.sources import author_year
-from rag.writing.support_check import load_support_model
 
 MAX_ANSWER_SENTENCES = 4
-# A paper's rank among the quotes: similarity of its best sentence to the question, plus this much for sharing
-# the question's terms...
-TERM_OVERLAP_WEIGHT = 0.5
-# ...plus this much divided by its paper's retrieval rank, so the best papers lead.
+# A paper's quote ranks by how well its best sentence matches the question (rag.writing.evidence_sentences),
+# plus this much divided by its paper's retrieval rank, so the best papers lead.
 RANK_PRIOR_WEIGHT = 0.2
-# A paper counts as evidence with this share of the question's terms (and, with a model, a fair cosine)...
-EVIDENCE_COVERAGE = 0.5
-# ...or with a cosine similarity this high whatever the words (paraphrases).
-STRONG_RELEVANCE = 0.40
-# A second sentence is quoted when the evidence selector's logit for it is within this of the best one's. With
-# claims and their papers grouped so that none is both fitted and measured (5-fold CV, benchmarks/
-# quote_selection.py), 80.8% of SciFact claims then get an annotated evidence sentence at 1.58 sentences a quote
-# (the selector fitted with L2 100; margin 0.5: 77.3% at 1.42; one sentence: 65.6%).
-SECOND_QUOTE_MARGIN = 0.75
-# A quote answers the question when it is this close to it in meaning (cosine of MiniLM vectors)...
-ANSWER_SIMILARITY = 0.45
-# ...or fairly close and holding this share of the question's terms (IDF-weighted)...
-ANSWER_SIMILARITY_WITH_TERMS = 0.2
-ANSWER_COVERAGE = 0.4
-# ...or, without vectors, this share of its terms alone. (Terms the paper's title holds do not count: they
-# name the topic, not what is asked about it.)
-ANSWER_COVERAGE_ALONE = 0.5
-# A leaning sentence takes at most this many sentences before it ("This phenomenon ... Consequently, ...").
-MAX_LEANING_BACK = 2
-# Another sentence holding this much more of what is asked than the selector's pick is quoted instead.
-FOCUS_MARGIN = 0.34
-FloatArray = npt.NDArray[np.float64]
-
-
-def defuse_citations(quoted: str) -> str:
-    """An abstract's own '[2]' would read as our reference [2]: write it as '(ref. 2)'."""
-    return CITATION_GROUP.sub(lambda match: f"(ref. {match.group(1).strip()})", quoted)
-
-
-def is_evidence(hit: Hit, question: str, min_relevance: float) -> bool:
-    """Whether a hit may back an answer, on absolute signals (never the per-query rescaled score): a cosine
-    similarity this strong alone, or at least ``min_relevance`` with half of the question's terms in the paper.
-    A paper with no abstract is never evidence: its title is not a finding.
-
-    Calibrated on the bundled corpus and a 5,000-abstract SciFact library, with on-topic questions (the labelled
-    questions, SciFact's queries) and off-topic ones (eval/off_topic_questions.txt): a cosine floor alone either
-    refuses on-topic questions on a small library or answers off-topic ones on a large one."""
-    return not hit.paper.no_abstract and _relevant(hit, question, min_relevance)
-
-
-def _relevant(hit: Hit, question: str, min_relevance: float) -> bool:
-    coverage = term_coverage(question, hit.evidence().searchable_text())
-    if hit.dense is not None:
-        return hit.dense >= STRONG_RELEVANCE or (hit.dense >= min_relevance and coverage >= EVIDENCE_COVERAGE)
-    return coverage >= EVIDENCE_COVERAGE
-
-
-def related_without_abstract(hits: Sequence[Hit], question: str, min_relevance: float) -> list[Paper]:
-    """Title-only papers as relevant as evidence would be: listed under an answer as "related, no abstract"."""
-    return [h.paper for h in hits if h.paper.no_abstract and _relevant(h, question, min_relevance)]
 
 
 def refusal(question: str, hits: Sequence[Hit]) -> Answer:
@@ -117,178 +62,6 @@ class Quote:
 
     def line(self, n: int) -> str:
         return f"- {_lead(self.hit.paper)}{defuse_citations(' '.join(self.sentences))} [{n}]"
-
-
-def _quotable(hit: Hit) -> tuple[list[str], int]:
-    """The abstract's sentences, then the matched passage's with the page they are on; and how many of them
-    are the abstract's. Split as a reader splits them (never inside "et al." or "(p. 6)"); a publisher's
-    table of contents pasted into a book's abstract ("# Table of Contents Statistical Learning Linear
-    Regression ...") is not a sentence."""
-    sentences = _sentences_of(hit.paper.text)
-    abstract = len(sentences)
-    if hit.passage is not None:
-        sentences += [f"{s} ({hit.passage.where})" for s in _sentences_of(hit.passage.text)]
-    return sentences, abstract
-
-
-_HEADING_MARK = re.compile(r"\s#{1,6}\s+")
-_TABLE_OF_CONTENTS = re.compile(r"^(?:table of )?contents\b", re.IGNORECASE)
-
-
-def _sentences_of(text: str) -> list[str]:
-    parts = _HEADING_MARK.split(" " + " ".join(text.split()))
-    return [s for part in parts if not _TABLE_OF_CONTENTS.match(part.strip()) for s in split_prose(part.strip())]
-
-
-# A sentence whose subject or connective points back ("The former uses ...", "This approach ...", "They ...",
-# "However, ...") does not stand alone: it is quoted with the sentence before it.
-_LEANS_BACK = re.compile(
-    r"^(?:(?:the\s+)?(?:former|latter)\b|(?:this|these|those|such|both|each|its|their)\s+\w+|(?:they|it|he|she|"
-    r"this|these|those)\b|(?:however|in contrast|by contrast|conversely|nevertheless|nonetheless|instead|"
-    r"on the other hand|in turn|thereby|hence|thus|therefore|consequently|as a result)\b)",
-    re.IGNORECASE,
-)
-
-
-def leans_back(sentence: str) -> bool:
-    """Whether ``sentence`` needs the one before it to be understood (its subject or connective points back)."""
-    return bool(_LEANS_BACK.match(sentence.lstrip("\"'“(")))
-
-
-def self_standing(sentences: Sequence[str], quoted: Sequence[int], abstract: int) -> list[int]:
-    """``quoted`` (indexes into ``sentences``) with what each leaning sentence needs: the sentences before it
-    that it leans on (in the same part: abstract or passage; at most MAX_LEANING_BACK), and the one after a quote
-    that leaves a bracket open. A leaning sentence with nothing before it is left out when others are quoted."""
-    chosen = set(quoted)
-    for i in quoted:
-        start = 0 if i < abstract else abstract
-        at = i
-        while leans_back(sentences[at]) and at > start and i - at < MAX_LEANING_BACK:
-            at -= 1
-            chosen.add(at)
-        if leans_back(sentences[at]) and at == start and len(chosen) > 1:
-            chosen.discard(at)
-    text = " ".join(sentences[i] for i in sorted(chosen))
-    last = max(chosen)
-    end = abstract if last < abstract else len(sentences)
-    if (text.count("(") > text.count(")") or text.count("[") > text.count("]")) and last + 1 < end:
-        chosen.add(last + 1)
-    return sorted(chosen)
-
-
-@dataclass
-class HitSentences:
-    """One hit's quotable sentences, ranked by how well each answers the question (best first)."""
-
-    hit: Hit
-    sentences: list[str]
-    abstract_sentences: int
-    ranked: list[int]
-    quoted: list[int]
-    # Per sentence: similarity to the question (0 without vectors) + TERM_OVERLAP_WEIGHT x term coverage.
-    match: list[float]
-    # Per sentence: cosine similarity to the question (None without vectors), and the share of the question's
-    # terms beyond the paper's title it holds (IDF-weighted).
-    similarity: list[float] | None = None
-    coverage: list[float] | None = None
-
-    @property
-    def quote_text(self) -> str:
-        return " ".join(self.sentences[i] for i in self.quoted)
-
-    def answers(self) -> bool:
-        """Whether the quote itself answers the question, not only its paper: close in meaning, or holding most
-        of the question's terms (calibrated in benchmarks/quote_selection.py and benchmarks/real_answers.py)."""
-        coverage = max((self.coverage or [0.0])[i] for i in self.quoted) if self.coverage else 0.0
-        if self.similarity is None:
-            return coverage >= ANSWER_COVERAGE_ALONE
-        similarity = max(self.similarity[i] for i in self.quoted)
-        return similarity >= ANSWER_SIMILARITY or (
-            similarity >= ANSWER_SIMILARITY_WITH_TERMS and coverage >= ANSWER_COVERAGE
-        )
-
-
-def selector_logits(
-    question: str, sentences: Sequence[str], question_vector: FloatArray | None, vectors: FloatArray | None
-) -> FloatArray:
-    """How evidence-like each sentence is for the question, by the support check's evidence selector (with
-    sentence vectors when there are any): similarity, coverage of the question's (rare) terms, where results
-    sit in an abstract."""
-    model = load_support_model()
-    with_vectors = question_vector is not None and vectors is not None
-    variant = model.embedding if with_vectors else model.lexical
-    cosines = np.asarray(vectors @ question_vector, dtype=np.float64) if with_vectors else None  # type: ignore[operator]
-    terms = list(dict.fromkeys(tokenize(question)))
-    return variant.selector.logits(support_check.sentence_table(terms, sentences, model.idf, cosines))
-
-
-def quoted_sentences(logits: FloatArray) -> list[int]:
-    """The sentence the selector ranks first, and the runner-up when the selector rates it nearly as high
-    (within SECOND_QUOTE_MARGIN): abstracts often give their finding over two sentences. In document order.
-    Measured in benchmarks/quote_selection.py (grouped cross-validation on SciFact's evidence sentences)."""
-    order = [int(i) for i in np.argsort(-logits, kind="stable")]
-    chosen = order[:1]
-    if len(order) > 1 and logits[order[0]] - logits[order[1]] < SECOND_QUOTE_MARGIN:
-        chosen.append(order[1])
-    return sorted(chosen)
-
-
-def sentence_table(question: str, hits: Sequence[Hit], embedder: Embedder | None) -> list[HitSentences]:
-    """Every quotable sentence of ``hits`` ranked per hit; all of them embedded in one batch."""
-    per_hit = [(hit, *_quotable(hit)) for hit in hits]
-    per_hit = [row for row in per_hit if row[1]]
-    flat = [s for _, sentences, _ in per_hit for s in sentences]
-    question_vector, vectors = None, None
-    if embedder is not None and flat:
-        embedded = np.asarray(embedder.embed([question, *flat]), dtype=np.float64)
-        question_vector, vectors = embedded[0], embedded[1:]
-    table, start = [], 0
-    terms = list(dict.fromkeys(tokenize(question)))
-    idf = load_support_model().idf
-    for hit, sentences, abstract in per_hit:
-        own = vectors[start : start + len(sentences)] if vectors is not None else None
-        start += len(sentences)
-        similarity = own @ question_vector if own is not None and question_vector is not None else None
-        match = [
-            TERM_OVERLAP_WEIGHT * term_coverage(question, s) + (float(similarity[i]) if similarity is not None else 0.0)
-            for i, s in enumerate(sentences)
-        ]
-        # What the question asks about its topic: its terms the paper's title does not hold ("handle worker
-        # failures" of "how does MapReduce handle worker failures?"); a sentence that only names the topic
-        # does not answer. A question all of whose terms the title holds is answered by the title.
-        focus = [t for t in terms if t not in set(tokenize(hit.paper.title or "")) and t not in question_frame()]
-        coverage = [_idf_coverage(focus, s, idf) if focus else 1.0 for s in sentences]
-        logits = selector_logits(question, sentences, question_vector, own)
-        ranked = [int(i) for i in np.argsort(-logits, kind="stable")]
-        quoted = self_standing(sentences, quoted_sentences(logits), abstract)
-        cosines = [float(x) for x in similarity] if similarity is not None else None
-        row = HitSentences(hit, sentences, abstract, ranked, quoted, match, cosines, coverage)
-        closest = int(np.argmax([c + (cosines[i] if cosines else 0.0) for i, c in enumerate(coverage)]))
-        if not row.answers() or coverage[closest] > max(coverage[i] for i in row.quoted) + FOCUS_MARGIN:
-            # The selector's pick does not answer, or another sentence speaks to what is asked far more.
-            row.quoted = self_standing(sentences, [closest], abstract)
-        table.append(row)
-    return table
-
-
-# Words that frame a question about papers rather than say what it asks ("which works target ...").
-_QUESTION_FRAME = (
-    "work works paper papers study studies article articles research target targets address addresses tackle "
-    "tackles propose proposes proposed present presents approach approaches method methods technique techniques "
-    "use uses used using look looks exist exists existing focus focuses describe describes known"
-)
-
-
-@lru_cache(maxsize=1)
-def question_frame() -> frozenset[str]:
-    return frozenset(tokenize(_QUESTION_FRAME)) | no_news_terms()
-
-
-def _idf_coverage(terms: Sequence[str], sentence: str, idf: support_check.Idf) -> float:
-    """Share of ``terms`` (weighted by rarity) the sentence holds."""
-    have = set(tokenize(sentence))
-    total = sum(idf(t) for t in terms)
-    return sum(idf(t) for t in terms if t in have) / total if total else 0.0
 
 
 def choose_quotes(table: Sequence[HitSentences], limit: int = MAX_ANSWER_SENTENCES) -> list[Quote]:

@@ -3,7 +3,7 @@
 The papers are grouped into themes as the outline groups them (rag.writing.outline), the themes ordered by
 how well their papers answer the topic. Each paragraph opens with a sentence naming what its papers share in
 their own words (rag.writing.theme_sentence), then gives one sentence per paper: the sentence of its abstract
-that best answers the topic (the evidence selector of rag.writing.extractive), turned into the citing voice
+that best answers the topic (the evidence selector of rag.writing.evidence_sentences), turned into the citing voice
 (rag.writing.voice: "We show X" -> "Hazra et al. (2021) show X"), kept as written, or quoted and attributed.
 Nothing else is added but fixed connectives that assert nothing ("Similarly,").
 
@@ -28,7 +28,7 @@ from rag.writing.answer import Answer, AnswerMode, Citation, CitedSentence, Prov
 from rag.writing.checking import Checked, check_each
 from rag.writing.citation_check import CitedText, prepare
 from rag.writing.citations import Claim, with_citations
-from rag.writing.extractive import HitSentences, defuse_citations, sentence_table
+from rag.writing.evidence_sentences import HitSentences, defuse_citations, sentence_table
 from rag.writing.outline import OUTLINE_LABEL, group_papers, outline, theme_count, themes_of
 from rag.writing.theme_sentence import ThemeSentence, theme_sentences
 from rag.writing.voice import SECTION_NAMES, Turned, Voice, quoted, turn

@@ -21,7 +21,7 @@ from rag.records import Paper
 from rag.text import tokenize
 from rag.writing.citations import CITATION_GROUP
 from rag.writing.degenerate import no_news_terms
-from rag.writing.extractive import HitSentences
+from rag.writing.evidence_sentences import HitSentences
 from rag.writing.sources import source_block
 
 # Sentences of each source the model sees for a short answer, and for --long (the rest is left out)...

@@ -23,15 +23,8 @@ from rag.writing.answer import Answer, AnswerMode, Citation, DroppedSentence
 from rag.writing.checking import check_reply, has_supported_sentence, read_claims
 from rag.writing.citations import with_citations
 from rag.writing.degenerate import repetition_watch
-from rag.writing.extractive import (
-    Quote,
-    choose_quotes,
-    is_evidence,
-    quoted_answer,
-    refusal,
-    related_without_abstract,
-    sentence_table,
-)
+from rag.writing.evidence_sentences import is_evidence, related_without_abstract, sentence_table
+from rag.writing.extractive import Quote, choose_quotes, quoted_answer, refusal
 from rag.writing.extractive_draft import prose_or_outline
 from rag.writing.focus import (
     LONG_SOURCE_SENTENCES,
@@ -76,42 +69,6 @@ class GenerationOptions:
     source_tokens: int = DEFAULT_LLM_CONTEXT_TOKENS
 
 
-def _cited_reply(
-    model: ChatModel,
-    prompt: Callable[[str], str],
-    source_count: int,
-    max_sentences: int,
-    stream: Stream,
-    notes: list[str],
-    max_tokens: int | None = None,
-) -> Completion:
-    """The model's reply in JSON sentences where the endpoint takes a schema, else in [n] text."""
-    system = load_prompt("system").template
-    reply = None
-    if model.accepts_schema:
-        try:
-            reply = model.complete(
-                system,
-                prompt(load_prompt("format_json").render()),
-                stream.tokens(structured=True),
-                schema=citation_schema(source_count, max_sentences),
-                watch=repetition_watch(),
-                max_tokens=max_tokens,
-            )
-        except SchemaRefusedError as refused:
-            notes.append(str(refused))
-    if reply is None:
-        reply = model.complete(
-            system,
-            prompt(load_prompt("format_text").render()),
-            stream.tokens(structured=False),
-            watch=repetition_watch(),
-            max_tokens=max_tokens,
-        )
-    stream.finish(reply)
-    return reply
-
-
 @dataclass
 class Stream:
     """Who watches a reply as it streams: ``on_token`` the raw text (a JSON reply shown as its sentences),
@@ -142,22 +99,6 @@ class Stream:
             self.feed.finish()
 
 
-def _checked(
-    topic: str,
-    reply: Completion,
-    given: Sequence[Paper],
-    model: ChatModel,
-    usage: Usage,
-    options: GenerationOptions,
-    notes: list[str],
-) -> Answer:
-    usage.add(reply.usage)
-    answer = check_reply(topic, reply, given, usage, model if options.verify_with_llm else None)
-    answer.model = model.name
-    answer.notes = notes + answer.notes
-    return answer
-
-
 def _fall_back(answer: Answer, fallback: Answer, reason: str = FALLBACK_NOTE) -> Answer:
     """No shown sentence is supported (or none is about the question): show ``fallback`` (quotes or paragraphs),
     keep the model's text for --json."""
@@ -176,54 +117,6 @@ def answer_tokens(long: bool) -> int:
     """The most tokens an answer of that length needs (its sentences, JSON around them): a short answer is
     not left to run on to RAG_LLM_MAX_TOKENS."""
     return LONG_ANSWER_TOKENS if long else SHORT_ANSWER_TOKENS
-
-
-def llm_answer(
-    question: str,
-    hits: Sequence[Hit],
-    model: ChatModel,
-    embedder: Embedder | None,
-    min_relevance: float,
-    options: GenerationOptions,
-    on_token: OnToken | None = None,
-    on_sentence: OnSentence | None = None,
-) -> Answer:
-    """A cited answer from the model, or a refusal (without calling it) when nothing is relevant; quotes from
-    the papers instead when no sentence is supported or none is about the question, and under it when the model
-    kept fewer supported sentences than there are quotes."""
-    evidence_hits = [h for h in hits if is_evidence(h, question, min_relevance)]
-    related = related_without_abstract(hits, question, min_relevance)
-    if not evidence_hits:
-        answer = refusal(question, hits)
-        answer.related = related
-        return answer
-    table = sentence_table(question, evidence_hits, embedder)
-    if options.long:
-        shown = focused_sources(table, LONG_SOURCE_SENTENCES, options.source_tokens)
-    else:
-        shown = focused_sources(table, SHORT_SOURCE_SENTENCES, min(SHORT_SOURCE_TOKENS, options.source_tokens))
-    evidence = [row.hit.evidence() for row in table[: len(shown)]]  # checked against the whole text
-    length = LONG_ANSWER if options.long else SHORT_ANSWER
-    notes: list[str] = []
-
-    def prompt(citation_format: str) -> str:
-        sources = sources_text(shown, max_authors=PROMPT_AUTHORS)
-        return load_prompt("ask").render(
-            question=question, sources=sources, length=length, citation_format=citation_format
-        )
-
-    limit = LONG_ANSWER_SENTENCES if options.long else SHORT_ANSWER_SENTENCES
-    stream = Stream(on_token, on_sentence, evidence)
-    reply = _cited_reply(model, prompt, len(evidence), limit, stream, notes, answer_tokens(options.long))
-    answer = _checked(question, reply, evidence, model, Usage(), options, notes)
-    answer.hits, answer.related = list(hits), related
-    quotes = choose_quotes(table)
-    if not has_supported_sentence(answer):
-        return _fall_back(answer, _quoted(question, hits, quotes, related))
-    if not addresses_question(question, [s.text for s in answer.sentences], embedder):
-        return _fall_back(answer, _quoted(question, hits, quotes, related), OFF_QUESTION_NOTE)
-    _add_more_from_papers(answer, quotes)
-    return answer
 
 
 def _quoted(question: str, hits: Sequence[Hit], quotes: Sequence[Quote], related: list[Paper]) -> Answer:
@@ -272,75 +165,154 @@ def _as_text(reply: Completion) -> str:
     return " ".join(with_citations(claim.text, claim.numbers) for claim in read_claims(reply))
 
 
-def llm_summary(
-    topic: str,
-    papers: Sequence[Paper],
-    model: ChatModel,
-    embedder: Embedder | None,
-    budget_tokens: int,
-    options: GenerationOptions,
-    on_token: OnToken | None = None,
-    on_sentence: OnSentence | None = None,
-) -> Answer:
-    """Themed, cited summary; papers that do not fit one prompt are summarized in parts, then merged."""
-    stream = Stream(on_token, on_sentence, papers)
-    usage = Usage()
-    notes: list[str] = []
-    parts = _parts(papers, budget_tokens)
+@dataclass
+class Composer:
+    """Every model-written text the same way: numbered sources in a prompt, the reply in JSON sentences where the
+    endpoint takes a schema (else [n] text, and a stream that loops is cut), each sentence checked against the
+    sources it cites (rag.writing.checking), and what the reader sees instead when none is supported: quotes
+    for an answer, paragraphs of the papers' own sentences for a summary or a draft. ``on_token`` hears the
+    reply as it streams, ``on_sentence`` each checked sentence as it completes (rag.writing.live)."""
 
-    def part_prompt(part: list[int]) -> Callable[[str], str]:
-        block = "\n\n".join(source_block(i + 1, papers[i]) for i in part)
-        return lambda citation_format: load_prompt("summarize").render(
-            topic=topic, sources=block, citation_format=citation_format
-        )
+    model: ChatModel
+    embedder: Embedder | None
+    options: GenerationOptions = field(default_factory=GenerationOptions)
+    on_token: OnToken | None = None
+    on_sentence: OnSentence | None = None
 
-    if len(parts) == 1:
-        reply = _cited_reply(model, part_prompt(parts[0]), len(papers), _long_limit(len(papers)), stream, notes)
-    else:
-        partials = []
-        for part in parts:
-            partial = _cited_reply(model, part_prompt(part), len(papers), _long_limit(len(part)), Stream(), notes)
-            usage.add(partial.usage)
-            partials.append(_as_text(partial))
+    def answer(self, question: str, hits: Sequence[Hit], min_relevance: float) -> Answer:
+        """A cited answer, or a refusal (without calling the model) when nothing is relevant; quotes from the
+        papers instead when no sentence is supported or none is about the question, and under it when the model
+        kept fewer supported sentences than there are quotes."""
+        evidence_hits = [h for h in hits if is_evidence(h, question, min_relevance)]
+        related = related_without_abstract(hits, question, min_relevance)
+        if not evidence_hits:
+            answer = refusal(question, hits)
+            answer.related = related
+            return answer
+        long, source_tokens = self.options.long, self.options.source_tokens
+        table = sentence_table(question, evidence_hits, self.embedder)
+        if long:
+            shown = focused_sources(table, LONG_SOURCE_SENTENCES, source_tokens)
+        else:
+            shown = focused_sources(table, SHORT_SOURCE_SENTENCES, min(SHORT_SOURCE_TOKENS, source_tokens))
+        evidence = [row.hit.evidence() for row in table[: len(shown)]]  # checked against the whole text
+        length = LONG_ANSWER if long else SHORT_ANSWER
 
-        def merge_prompt(citation_format: str) -> str:
-            summaries = "\n\n".join(partials)
-            return load_prompt("summarize_merge").render(
-                topic=topic, summaries=summaries, citation_format=citation_format
+        def prompt(citation_format: str) -> str:
+            sources = sources_text(shown, max_authors=PROMPT_AUTHORS)
+            return load_prompt("ask").render(
+                question=question, sources=sources, length=length, citation_format=citation_format
             )
 
-        reply = _cited_reply(model, merge_prompt, len(papers), _long_limit(len(papers)), stream, notes)
-    answer = _checked(topic, reply, papers, model, usage, options, notes)
-    if not has_supported_sentence(answer):
-        return _fall_back(answer, prose_or_outline(topic, papers, embedder, FALLBACK_OUTLINE))
-    return answer
+        notes: list[str] = []
+        limit = LONG_ANSWER_SENTENCES if long else SHORT_ANSWER_SENTENCES
+        reply = self._reply(prompt, evidence, limit, notes, max_tokens=answer_tokens(long))
+        answer = self._checked(question, reply, evidence, Usage(), notes)
+        answer.hits, answer.related = list(hits), related
+        quotes = choose_quotes(table)
+        if not has_supported_sentence(answer):
+            return _fall_back(answer, _quoted(question, hits, quotes, related))
+        if not addresses_question(question, [s.text for s in answer.sentences], self.embedder):
+            return _fall_back(answer, _quoted(question, hits, quotes, related), OFF_QUESTION_NOTE)
+        _add_more_from_papers(answer, quotes)
+        return answer
 
+    def summary(self, topic: str, papers: Sequence[Paper]) -> Answer:
+        """Themed, cited summary; papers that do not fit one prompt (the options' source tokens) are summarized
+        in parts, then merged."""
+        usage = Usage()
+        notes: list[str] = []
+        parts = _parts(papers, self.options.source_tokens)
 
-def llm_draft(
-    topic: str,
-    papers: Sequence[Paper],
-    must_cite: Sequence[Paper],
-    model: ChatModel,
-    embedder: Embedder | None,
-    options: GenerationOptions,
-    on_token: OnToken | None = None,
-    on_sentence: OnSentence | None = None,
-) -> Answer:
-    """Related-work paragraphs; lists the given papers the model left uncited."""
-    numbers = [papers.index(p) + 1 for p in must_cite]
-    requirement = f"You must cite {''.join(f'[{n}]' for n in numbers)}." if numbers else ""
-    notes: list[str] = []
+        def part_prompt(part: list[int]) -> Callable[[str], str]:
+            block = "\n\n".join(source_block(i + 1, papers[i]) for i in part)
+            return lambda citation_format: load_prompt("summarize").render(
+                topic=topic, sources=block, citation_format=citation_format
+            )
 
-    def prompt(citation_format: str) -> str:
-        return load_prompt("draft").render(
-            topic=topic, sources=sources_text(papers), must_cite=requirement, citation_format=citation_format
-        )
+        if len(parts) == 1:
+            reply = self._reply(part_prompt(parts[0]), papers, _long_limit(len(papers)), notes)
+        else:
+            partials = []
+            for part in parts:
+                partial = self._reply(part_prompt(part), papers, _long_limit(len(part)), notes, streamed=False)
+                usage.add(partial.usage)
+                partials.append(_as_text(partial))
 
-    stream = Stream(on_token, on_sentence, papers)
-    reply = _cited_reply(model, prompt, len(papers), _long_limit(len(papers)), stream, notes)
-    draft = _checked(topic, reply, papers, model, Usage(), options, notes)
-    if not has_supported_sentence(draft):
-        draft = _fall_back(draft, prose_or_outline(topic, papers, embedder, FALLBACK_OUTLINE))
-    cited = {c.paper.id for c in draft.citations}
-    draft.uncited = [p for p in papers if p.id not in cited]
-    return draft
+            def merge_prompt(citation_format: str) -> str:
+                summaries = "\n\n".join(partials)
+                return load_prompt("summarize_merge").render(
+                    topic=topic, summaries=summaries, citation_format=citation_format
+                )
+
+            reply = self._reply(merge_prompt, papers, _long_limit(len(papers)), notes)
+        return self._or_paragraphs(self._checked(topic, reply, papers, usage, notes), papers)
+
+    def draft(self, topic: str, papers: Sequence[Paper], must_cite: Sequence[Paper]) -> Answer:
+        """Related-work paragraphs; lists the given papers the model left uncited."""
+        numbers = [papers.index(p) + 1 for p in must_cite]
+        requirement = f"You must cite {''.join(f'[{n}]' for n in numbers)}." if numbers else ""
+
+        def prompt(citation_format: str) -> str:
+            return load_prompt("draft").render(
+                topic=topic, sources=sources_text(papers), must_cite=requirement, citation_format=citation_format
+            )
+
+        notes: list[str] = []
+        reply = self._reply(prompt, papers, _long_limit(len(papers)), notes)
+        draft = self._or_paragraphs(self._checked(topic, reply, papers, Usage(), notes), papers)
+        cited = {c.paper.id for c in draft.citations}
+        draft.uncited = [p for p in papers if p.id not in cited]
+        return draft
+
+    def _reply(
+        self,
+        prompt: Callable[[str], str],
+        given: Sequence[Paper],
+        max_sentences: int,
+        notes: list[str],
+        *,
+        streamed: bool = True,
+        max_tokens: int | None = None,
+    ) -> Completion:
+        """The model's reply in JSON sentences where the endpoint takes a schema, else in [n] text; shown as it
+        streams unless it is a part of a longer text (``streamed`` False)."""
+        stream = Stream(self.on_token, self.on_sentence, given) if streamed else Stream()
+        system = load_prompt("system").template
+        reply = None
+        if self.model.accepts_schema:
+            try:
+                reply = self.model.complete(
+                    system,
+                    prompt(load_prompt("format_json").render()),
+                    stream.tokens(structured=True),
+                    schema=citation_schema(len(given), max_sentences),
+                    watch=repetition_watch(),
+                    max_tokens=max_tokens,
+                )
+            except SchemaRefusedError as refused:
+                notes.append(str(refused))
+        if reply is None:
+            reply = self.model.complete(
+                system,
+                prompt(load_prompt("format_text").render()),
+                stream.tokens(structured=False),
+                watch=repetition_watch(),
+                max_tokens=max_tokens,
+            )
+        stream.finish(reply)
+        return reply
+
+    def _checked(self, topic: str, reply: Completion, given: Sequence[Paper], usage: Usage, notes: list[str]) -> Answer:
+        usage.add(reply.usage)
+        judge = self.model if self.options.verify_with_llm else None
+        answer = check_reply(topic, reply, given, usage, judge)
+        answer.model = self.model.name
+        answer.notes = notes + answer.notes
+        return answer
+
+    def _or_paragraphs(self, written: Answer, papers: Sequence[Paper]) -> Answer:
+        """A summary or draft with no supported sentence: paragraphs of the papers' own sentences instead."""
+        if has_supported_sentence(written):
+            return written
+        return _fall_back(written, prose_or_outline(written.question, papers, self.embedder, FALLBACK_OUTLINE))

@@ -69,6 +69,25 @@ class LibraryView:
     papers: Sequence[Paper] = ()
 
 
+@dataclass(frozen=True)
+class _Place:
+    """Where a paper is cited: sentence ``index`` (its ``text``), beside ``siblings`` (the other papers that
+    sentence cites), and ``same_key``: every sentence citing the paper."""
+
+    index: int
+    text: str
+    siblings: tuple[str, ...]
+    same_key: Sequence[int]
+
+    @classmethod
+    def of(
+        cls, index: int, text: str, papers: Sequence[Paper | None], paper: Paper | None, cited_in: dict[str, list[int]]
+    ) -> _Place:
+        own = paper.id if paper is not None else None
+        siblings = tuple(p.id for p in papers if p is not None and p.id != own)
+        return cls(index, text, siblings, cited_in.get(own, []) if own is not None else [])
+
+
 @dataclass
 class _Pairing:
     """One (sentence, paper) pair read once however often it recurs."""
@@ -108,8 +127,7 @@ class ManuscriptChecker:
         together = self._together(sentence.text, known) if len(known) > 1 else None
         checks = []
         for cite, paper in zip(sentence.cites, papers, strict=True):
-            siblings = [p.id for p in papers if p is not None and p.id != (paper.id if paper else None)]
-            check = self._citation(index, sentence.text, cite, paper, siblings, cited_in, together)
+            check = self._citation(_Place.of(index, sentence.text, papers, paper, cited_in), cite, paper, together)
             check.context = sentence.context
             if sentence.context in LENIENT and check.verdict in (Verdict.WRONG_PAPER, Verdict.CONTRADICTS):
                 check.verdict = Verdict.FITS_NOT_STATED
@@ -118,23 +136,15 @@ class ManuscriptChecker:
             checks.append(check)
         return checks
 
-    def _citation(
-        self,
-        index: int,
-        text: str,
-        cite: Cite,
-        paper: Paper | None,
-        siblings: Sequence[str],
-        cited_in: dict[str, list[int]],
-        together: CheckLabel | None,
-    ) -> CitationCheck:
+    def _citation(self, place: _Place, cite: Cite, paper: Paper | None, together: CheckLabel | None) -> CitationCheck:
+        text = place.text
         if not text:
             return CitationCheck(cite, text, Verdict.CANNOT_CHECK, NO_SENTENCE, paper=paper)
         if paper is None:
             near = self.library.near(cite.key)
             hint = f" (did you mean {', '.join(near)}?)" if near else ""
             return CitationCheck(cite, text, Verdict.CANNOT_CHECK, NOT_IN_LIBRARY + hint)
-        fit, threshold = self._fit(index, text, paper, siblings, cited_in.get(paper.id, ()))
+        fit, threshold = self._fit(place, paper)
         if paper.retracted:
             return CitationCheck(cite, text, Verdict.RETRACTED, "the paper was retracted", paper=paper, fit=fit)
         wrong = fit is not None and threshold is not None and fit < threshold
@@ -155,30 +165,27 @@ class ManuscriptChecker:
                 check.verdict, check.reason = Verdict.FITS_STATED, STATED_TOGETHER
         if wrong and check.verdict is not Verdict.FITS_STATED:
             check.verdict = Verdict.WRONG_PAPER
-            check.suggestions = self._suggestions(index, text, siblings, paper, fit or 0.0)
-            check.reason = _misfit(paper, self.library, index)
+            check.suggestions = self._suggestions(place, paper, fit or 0.0)
+            check.reason = _misfit(paper, self.library, place.index)
         return check
 
-    def _fit(
-        self, index: int, text: str, paper: Paper, siblings: Sequence[str], same_key: Sequence[int]
-    ) -> tuple[float | None, float | None]:
-        """How well ``paper`` fits sentence ``index`` against the library, and the wrong-paper threshold."""
+    def _fit(self, place: _Place, paper: Paper) -> tuple[float | None, float | None]:
+        """How well ``paper`` fits its sentence against the library, and the wrong-paper threshold."""
         model = load_fit_model()
-        values = self._fit_values(index, text, paper, siblings, same_key)
+        values = self._fit_values(place, paper)
         if model is None or values is None:
             return None, None
         return model.probability(values), model.wrong_below(values)
 
-    def _fit_values(
-        self, index: int, text: str, paper: Paper, siblings: Sequence[str], same_key: Sequence[int]
-    ) -> dict[str, float] | None:
+    def _fit_values(self, place: _Place, paper: Paper) -> dict[str, float] | None:
         scores, column = self.library.scores, self.library.column
         if scores is None or paper.id not in column:
             return None
-        support = 0.0 if paper.no_abstract else self._pair(text, paper).score.score
-        siblings_at = [column[s] for s in siblings if s in column]
-        nearby = [column[p] for p in self._nearby.get(index, ()) if p in column and p != paper.id]
-        return features(scores, Pair(index, column[paper.id], text, support, siblings_at, same_key, nearby))
+        support = 0.0 if paper.no_abstract else self._pair(place.text, paper).score.score
+        siblings_at = [column[s] for s in place.siblings if s in column]
+        nearby = [column[p] for p in self._nearby.get(place.index, ()) if p in column and p != paper.id]
+        pair = Pair(place.index, column[paper.id], place.text, support, siblings_at, place.same_key, nearby)
+        return features(scores, pair)
 
     def fit_values(self, sentences: Sequence[CitingSentence]) -> list[dict[str, float] | None]:
         """Each citation's fit features, in document order, as the check computes them (for fitting the model:
@@ -188,11 +195,8 @@ class ManuscriptChecker:
         for index, sentence in enumerate(sentences):
             papers = [self.library.resolve(cite.key) for cite in sentence.cites]
             for paper in papers:
-                siblings = [p.id for p in papers if p is not None and paper is not None and p.id != paper.id]
-                found.append(
-                    None if paper is None else self._fit_values(index, sentence.text, paper, siblings,
-                                                                 cited_in.get(paper.id, ()))
-                )  # fmt: skip
+                place = _Place.of(index, sentence.text, papers, paper, cited_in)
+                found.append(None if paper is None else self._fit_values(place, paper))
         return found
 
     def _cited_in(self, sentences: Sequence[CitingSentence]) -> dict[str, list[int]]:
@@ -244,10 +248,9 @@ class ManuscriptChecker:
             return _FROM_SUPPORT[judge_with_model(text, list(enumerate(papers, start=1)), self.judge, self.usage)]
         return offline_label(score_against_group(text, papers)[0])
 
-    def _suggestions(
-        self, index: int, text: str, siblings: Sequence[str], cited: Paper, fit: float
-    ) -> list[Suggestion]:
+    def _suggestions(self, place: _Place, cited: Paper, fit: float) -> list[Suggestion]:
         """Papers of the library that fit the sentence clearly better than the one cited, best first."""
+        index, text, siblings = place.index, place.text, place.siblings
         scores, model = self.library.scores, load_fit_model()
         if scores is None or model is None:
             return []

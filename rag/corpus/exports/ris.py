@@ -1,13 +1,13 @@
 """RIS files (Scopus, Web of Science, PubMed, EndNote, Zotero, IEEE Xplore, Ovid, EBSCO, Dimensions,
-Embase): records cut by rag.corpus.tagged and read by rispy, tags as the RIS specification names them.
+Embase): records cut by rag.corpus.exports.tagged and read by rispy, tags as the RIS specification names them.
 """
 
 from __future__ import annotations
 
 import re
 
-from rag.corpus.schemas import Schema, record_papers
-from rag.corpus.tagged import RIS, read_records
+from rag.corpus.exports.schemas import Schema, record_papers
+from rag.corpus.exports.tagged import RIS, read_records
 from rag.errors import InputError
 from rag.records import Paper
 

@@ -12,8 +12,8 @@ import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from rag.corpus.sqlite_files import missing_columns
-from rag.corpus.zotero_schema import NOT_PAPERS, OPTIONAL_COLUMNS, RETRACTED_COLUMNS, TODAY, Dialect
+from rag.corpus.zotero.schema import NOT_PAPERS, OPTIONAL_COLUMNS, RETRACTED_COLUMNS, TODAY, Dialect
+from rag.corpus.zotero.sqlite_files import missing_columns
 
 # Zotero's attachment link modes (Zotero.Attachments.LINK_MODE_*): the file is in storage/<key>/ for
 # the first two, anywhere on disk for a linked file; a linked URL has no file.

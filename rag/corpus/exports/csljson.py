@@ -1,7 +1,7 @@
 """CSL JSON files (Zotero's "Export Collection… → CSL JSON", Pandoc/Quarto bibliographies): the item id is the citekey.
 
 A ``.json`` file is read as CSL when its top level is a list of objects that look like CSL items
-(see ``is_csl_json``); any other JSON goes to the export reader (rag.corpus.exports) as before.
+(see ``is_csl_json``); any other JSON goes to the export reader (rag.corpus.exports.tabular) as before.
 Items that cannot be used are warnings (``file:item N``), the good ones are kept.
 """
 
@@ -13,15 +13,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rag.corpus.entries import clean_text, finish
+from rag.corpus.exports.own_records import Parsed, csl_record, restore
 from rag.corpus.identity import TRUNCATION_MARK, arxiv_in, arxiv_value, normalize_text
 from rag.corpus.names import normalize_name
-from rag.corpus.own_records import Parsed, csl_record, restore
 from rag.corpus.types import CSL_TYPES
 from rag.errors import InputError
 from rag.records import Paper
 
 # CSL 1.0.2's item types: a "type" outside them is some other export's (OpenAlex's "book-chapter", ...).
-# Fields of the exports rag.corpus.exports recognises (OpenAlex, Semantic Scholar, arXiv): such a file stays there.
+# Fields of the exports rag.corpus.exports.tabular recognises (OpenAlex, Semantic Scholar, arXiv): such a file
+# stays there.
 OTHER_EXPORT_FIELDS = frozenset(
     {
         "display_name",
@@ -117,7 +118,7 @@ def _items(data: object, file_name: str) -> tuple[Sequence[object], list[str]]:
 
 def parse_csl_json(data: object, file_name: str) -> Parsed:
     """Papers from decoded CSL JSON, and a warning (file:item N) per item that could not be used; an item of
-    rag's own export is the paper its record carries (rag.corpus.own_records)."""
+    rag's own export is the paper its record carries (rag.corpus.exports.own_records)."""
     items, warnings = _items(data, file_name)
     papers: list[Paper] = []
     copies: set[str] = set()

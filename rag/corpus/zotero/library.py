@@ -8,7 +8,7 @@ absolute path) gives the full-text passages, and the abstract when the item has 
 own ``citationKey`` field (Zotero 7.0.31 and later), else the Better BibTeX database beside it, else a
 ``Citation Key: KEY`` line in Extra, else none (rag gives one).
 
-Reading again is cheap except for the PDFs, which go through the PDF cache (rag.corpus.pdf_cache):
+Reading again is cheap except for the PDFs, which go through the PDF cache (rag.corpus.pdf.cache):
 an unchanged file is not parsed again.
 """
 
@@ -18,16 +18,16 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from rag.corpus.betterbibtex import Keys, better_bibtex_keys
 from rag.corpus.cleaning import clean_prose, clean_title
 from rag.corpus.entries import clean_doi, clean_text
 from rag.corpus.identity import arxiv_in, content_id
-from rag.corpus.pdf_cache import PdfCache
-from rag.corpus.sqlite_files import open_readonly, unfinished_writes
+from rag.corpus.pdf.cache import PdfCache
 from rag.corpus.types import csl_type
-from rag.corpus.zotero_db import ZoteroItem, ZoteroLibrary, read_library
-from rag.corpus.zotero_pdfs import AttachedPdfs
-from rag.corpus.zotero_schema import FALLBACK_CSL_TYPE, check_schema
+from rag.corpus.zotero.attachments import AttachedPdfs
+from rag.corpus.zotero.betterbibtex import Keys, better_bibtex_keys
+from rag.corpus.zotero.database import ZoteroItem, ZoteroLibrary, read_library
+from rag.corpus.zotero.schema import FALLBACK_CSL_TYPE, check_schema
+from rag.corpus.zotero.sqlite_files import open_readonly, unfinished_writes
 from rag.errors import InputError, OptionError
 from rag.records import Paper, ProgressFn
 from rag.text import plural

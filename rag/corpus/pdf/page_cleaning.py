@@ -3,7 +3,7 @@ footers (a line that comes back at the top or bottom of page after page, its pag
 numbers, arXiv's margin stamp, a review manuscript's line-number column, copyright lines, and numbered
 section headings; words hyphenated at a line end are joined against the document's own vocabulary.
 
-rag.corpus.pdf calls ``strip_furniture`` on every page before it looks for the abstract, and
+rag.corpus.pdf.document calls ``strip_furniture`` on every page before it looks for the abstract, and
 ``page_prose`` on each body page before cutting it into passages (headings are kept until then: the
 abstract ends at "1 Introduction").
 """

@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from rag.corpus.entries import finish, year_in
+from rag.corpus.exports.own_records import ADDED_FIELDS, ENTRY_KEY, Parsed, bibtex_record, restore
 from rag.corpus.identity import arxiv_in, arxiv_value
 from rag.corpus.latex import latex_to_text
 from rag.corpus.names import normalize_name
-from rag.corpus.own_records import ADDED_FIELDS, ENTRY_KEY, Parsed, bibtex_record, restore
 from rag.corpus.types import csl_type
 from rag.errors import InputError
 from rag.records import Paper
@@ -102,7 +102,7 @@ def _paper(entry: Any, file_name: str, record: Mapping[str, Any] | None = None) 
 
 def parse_bibtex(text: str, file_name: str) -> Parsed:
     """Papers from a .bib file, and a warning (file:line) per entry that could not be used; an entry of rag's
-    own export is the paper its record carries (rag.corpus.own_records)."""
+    own export is the paper its record carries (rag.corpus.exports.own_records)."""
     from bibtexparser.entrypoint import parse_string
 
     logging.getLogger("bibtexparser").setLevel(logging.ERROR)  # problems are reported as warnings below

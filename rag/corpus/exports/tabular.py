@@ -1,7 +1,7 @@
 """JSONL / JSON / CSV / TSV exports (Scopus, Web of Science, Embase, PubMed, OpenAlex, Cochrane, IEEE
 Xplore, SpringerLink, Zotero, arXiv, Semantic Scholar, or any) -> papers.
 
-Each row becomes a paper. Known exports are recognised by their columns (rag.corpus.export_schemas);
+Each row becomes a paper. Known exports are recognised by their columns (rag.corpus.exports.known_schemas);
 column names are matched case-, space- and punctuation-insensitively, and ``--field NAME=COLUMN``
 points any field at another column.
 """
@@ -12,10 +12,10 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from rag.corpus.csvfile import read_table
-from rag.corpus.export_schemas import schema_for
-from rag.corpus.own_records import Parsed, is_own_jsonl, restore
-from rag.corpus.schemas import FIELDS, Lookup, Schema, column_key, to_paper
+from rag.corpus.exports.csvfile import read_table
+from rag.corpus.exports.known_schemas import schema_for
+from rag.corpus.exports.own_records import Parsed, is_own_jsonl, restore
+from rag.corpus.exports.schemas import FIELDS, Lookup, Schema, column_key, to_paper
 from rag.errors import InputError
 from rag.records import Paper
 
@@ -82,7 +82,7 @@ def _check_mapping(mapping: Mapping[str, str], columns: list[str], file_name: st
 
 def parse_records(text: str, file_name: str, suffix: str, mapping: Mapping[str, str]) -> Parsed:
     """Papers from a JSON/JSONL/CSV/TSV export; rows with neither title nor abstract are warnings. A line of
-    rag's own JSONL export is the paper it records (rag.corpus.own_records)."""
+    rag's own JSONL export is the paper it records (rag.corpus.exports.own_records)."""
     papers: list[Paper] = []
     warnings: list[str] = []
     columns: list[str] = []

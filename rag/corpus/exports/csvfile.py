@@ -10,7 +10,7 @@ import io
 import re
 from dataclasses import dataclass, field
 
-from rag.corpus.schemas import column_key
+from rag.corpus.exports.schemas import column_key
 
 # Abstracts can be long, and a field over csv's limit (128 KiB by default) would end the read.
 FIELD_LIMIT = 16 * 1024 * 1024

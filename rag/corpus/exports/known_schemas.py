@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from rag.corpus.exports.schemas import Schema, column_key
+from rag.corpus.exports.wos import WOS_SCHEMA
 from rag.corpus.names import split_run_together
-from rag.corpus.schemas import Schema, column_key
-from rag.corpus.wos import WOS_SCHEMA
 
 # PubMed's citation: "Nature. 2022 Apr;604(7906):502-508. doi: ..." (volume, issue, pages after the date).
 _NLM_CITATION = re.compile(r";\s*(?P<volume>[\w-]+)?\s*(?:\((?P<issue>[^)]*)\))?\s*:\s*(?P<pages>[\w-]+)")
@@ -76,7 +76,7 @@ SCOPUS = Schema(
     },
     signature=frozenset({"eid", "sourcetitle"}),
 )
-# Embase: the classic one-record-per-row CSV and the newer one-field-per-line layout (rag.corpus.csvfile)
+# Embase: the classic one-record-per-row CSV and the newer one-field-per-line layout (rag.corpus.exports.csvfile)
 # have the same names, in title case or capitals.
 EMBASE = Schema(
     "Embase",

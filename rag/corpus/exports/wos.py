@@ -9,8 +9,8 @@ import csv
 import io
 import re
 
-from rag.corpus.schemas import Schema, record_papers
-from rag.corpus.tagged import WOS, read_records
+from rag.corpus.exports.schemas import Schema, record_papers
+from rag.corpus.exports.tagged import WOS, read_records
 from rag.errors import InputError
 from rag.records import Paper
 

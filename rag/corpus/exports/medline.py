@@ -1,11 +1,11 @@
-"""PubMed/MEDLINE exports (.nbib, or .txt with 'PMID- ' lines): records cut by rag.corpus.tagged."""
+"""PubMed/MEDLINE exports (.nbib, or .txt with 'PMID- ' lines): records cut by rag.corpus.exports.tagged."""
 
 from __future__ import annotations
 
 import re
 
-from rag.corpus.schemas import Schema, record_papers
-from rag.corpus.tagged import MEDLINE, read_records
+from rag.corpus.exports.schemas import Schema, record_papers
+from rag.corpus.exports.tagged import MEDLINE, read_records
 from rag.errors import InputError
 from rag.records import Paper
 

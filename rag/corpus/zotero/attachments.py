@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rag.corpus.identity import content_id
-from rag.corpus.pdf_cache import PdfCache
-from rag.corpus.zotero_db import IMPORTED_FILE, IMPORTED_URL, LINKED_FILE, Attachment, ZoteroItem
+from rag.corpus.pdf.cache import PdfCache
+from rag.corpus.zotero.database import IMPORTED_FILE, IMPORTED_URL, LINKED_FILE, Attachment, ZoteroItem
 from rag.errors import InputError
 from rag.records import Paper
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.corpus.cleaning import CLEANER_VERSION
-from rag.corpus.pdf import parse_pdf
+from rag.corpus.pdf.document import parse_pdf
 from rag.errors import InputError
 from rag.records import Paper
 

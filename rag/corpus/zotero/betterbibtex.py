@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from rag.corpus.sqlite_files import is_sqlite, open_readonly, table_names
 from rag.corpus.textfile import read_text_file
+from rag.corpus.zotero.sqlite_files import is_sqlite, open_readonly, table_names
 from rag.errors import InputError
 
 BBT_FILES = ("better-bibtex.sqlite", "better-bibtex.db")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass, replace
 
-from rag.corpus.sqlite_files import missing_columns, table_names
+from rag.corpus.zotero.sqlite_files import missing_columns, table_names
 from rag.errors import InputError
 
 ZOTERO_DATABASE = "zotero.sqlite"
@@ -26,7 +26,7 @@ ZOTERO_DATABASE = "zotero.sqlite"
 TESTED_USERDATA = (120, 123)
 EXPORT_INSTEAD = "or export the library from Zotero (File > Export Library..., BibTeX or CSL JSON) and ingest that"
 
-# Every table and column the reader queries in today's schema (rag.corpus.zotero_db); tests check them against
+# Every table and column the reader queries in today's schema (rag.corpus.zotero.database); tests check them against
 # real databases.
 READ_COLUMNS: dict[str, tuple[str, ...]] = {
     "version": ("schema", "version"),

@@ -1,7 +1,7 @@
 """Which column (or tag) of an export holds which field, and one way from a record to a ``Paper``.
 
 Every record-per-entry format is read through a ``Schema``: the CSV/TSV and JSON exports
-(rag.corpus.exports), RIS, Web of Science and MEDLINE. A record is a lookup from a column name to its
+(rag.corpus.exports.tabular), RIS, Web of Science and MEDLINE. A record is a lookup from a column name to its
 value, which may be text, a list of lines or names (tagged formats, JSON) or a JSON object.
 """
 

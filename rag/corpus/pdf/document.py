@@ -1,5 +1,5 @@
 """PDFs with pypdf: title, authors and abstract from the first pages, the rest of the text as passages;
-the layout's debris (rag.corpus.page_cleaning) removed from both."""
+the layout's debris (rag.corpus.pdf.page_cleaning) removed from both."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from typing import Any
 from rag.corpus.cleaning import clean_prose, clean_title
 from rag.corpus.identity import content_id, normalize_text
 from rag.corpus.names import split_names
-from rag.corpus.page_cleaning import document_words, joined_lines, page_prose, running_lines, strip_furniture
-from rag.corpus.passages import split_passages, without_references
-from rag.corpus.pdf_titles import TitleBlock, identify, title_block
+from rag.corpus.pdf.page_cleaning import document_words, joined_lines, page_prose, running_lines, strip_furniture
+from rag.corpus.pdf.passages import split_passages, without_references
+from rag.corpus.pdf.titles import TitleBlock, identify, title_block
 from rag.errors import InputError
 from rag.records import Paper
 
@@ -81,7 +81,7 @@ def _body_text(page: Any) -> str:
 
 
 def parse_pdf(path: Path, file_name: str, full_text: bool = True) -> Paper:
-    """One paper from a PDF: its title (rag.corpus.pdf_titles), the text after 'Abstract', and (with
+    """One paper from a PDF: its title (rag.corpus.pdf.titles), the text after 'Abstract', and (with
     ``full_text``) the body after the abstract in passages that cite their page."""
     read = _read_pages(path, file_name, full_text)
     raw_first = "\n".join(read.texts[:FIRST_PAGES])
