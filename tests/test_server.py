@@ -8,10 +8,12 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 from conftest import HETEROGENEOUS_QUESTION, SEEDS, needs_model
+from watched_backends import CountingServer
 
 from rag.config import load_settings
 from rag.errors import NotFoundError, StoreError
@@ -109,27 +111,24 @@ def test_server_library_with_a_second_embedding_model(chroma_url: str) -> None:
         assert fake.embedding_requests
 
 
-def test_queries_do_not_load_an_unchanged_server_library(chroma_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rag.index.chroma import VectorStore
-
+def test_queries_do_not_load_an_unchanged_server_library(chroma_url: str) -> None:
     settings = load_settings(chroma_url=chroma_url, collection="lab-lazy")
     ingest_service.ingest(Context(settings), [SEEDS / "000_e22c73655386b99b.txt"])
     first = read_service.search(
         Context(settings), SearchRequest(HETEROGENEOUS_QUESTION, 5)
     ).hits  # saves BM25 for this version
-    full_reads: list[int] = []
-    original = VectorStore.papers
-    monkeypatch.setattr(VectorStore, "papers", lambda self: full_reads.append(1) or original(self))
-    again = read_service.search(Context(settings), SearchRequest(HETEROGENEOUS_QUESTION, 5)).hits
+    watched = CountingServer(settings)
+    full_reads, watching = watched.full_reads, partial(Context, settings, backend=watched)
+    again = read_service.search(watching(), SearchRequest(HETEROGENEOUS_QUESTION, 5)).hits
     assert [h.paper.id for h in again] == [h.paper.id for h in first]
     assert [h.paper.title for h in again] == [h.paper.title for h in first]
     assert full_reads == [], "an unchanged library is searched without reading all its papers"
-    filtered = read_service.search(Context(settings), SearchRequest("training", 20, year_min=2023)).hits
+    filtered = read_service.search(watching(), SearchRequest("training", 20, year_min=2023)).hits
     assert filtered and all((h.paper.year or 0) >= 2023 for h in filtered)
     assert full_reads == []
     ingest_service.ingest(Context(settings), [SEEDS / "002_1079d4b498cf8dd9.txt"])  # another write: a new version
     full_reads.clear()
-    grown = read_service.search(Context(settings), SearchRequest("mixture of experts training", 5)).hits
+    grown = read_service.search(watching(), SearchRequest("mixture of experts training", 5)).hits
     assert full_reads, "a changed library is read once to rebuild its index"
     assert any("002_1079d4b498cf8dd9.txt" in h.paper.lists for h in grown)
 
@@ -177,45 +176,38 @@ def test_two_clients_giving_one_citekey_at_once_settle_on_unique_keys(chroma_url
 
 
 def test_show_and_remove_by_id_or_citekey_read_only_that_paper(
-    chroma_url: str, monkeypatch: pytest.MonkeyPatch
+    chroma_url: str,
 ) -> None:
-    from rag.index.chroma import VectorStore
     from rag.services.manage import remove
 
     settings = load_settings(chroma_url=chroma_url, collection="lab-lookup")
     ingest_service.ingest(Context(settings), [SEEDS / "000_e22c73655386b99b.txt"])
-    full_reads: list[int] = []
-    original = VectorStore.papers
-    monkeypatch.setattr(VectorStore, "papers", lambda self: full_reads.append(1) or original(self))
-    view = read_service.show(Context(settings), "yuan2022decentralized")
+    watched = CountingServer(settings)
+    full_reads, watching = watched.full_reads, partial(Context, settings, backend=watched)
+    view = read_service.show(watching(), "yuan2022decentralized")
     paper, lists = view.paper, view.lists
     assert paper.title and paper.title.startswith("Decentralized Training") and len(lists) == 1
-    assert read_service.show(Context(settings), paper.id).paper.citekey == "yuan2022decentralized"
+    assert read_service.show(watching(), paper.id).paper.citekey == "yuan2022decentralized"
     assert full_reads == [], "a lookup by citekey or id fetches that paper only"
-    by_source = read_service.show(Context(settings), "000_e22c73655386b99b.txt#8").paper  # sources need one full read
+    by_source = read_service.show(watching(), "000_e22c73655386b99b.txt#8").paper  # sources need one full read
     assert by_source.citekey == "shi2023tapas" and full_reads == [1]
     with pytest.raises(NotFoundError):
-        read_service.show(Context(settings), "nobody2099nothing")
+        read_service.show(watching(), "nobody2099nothing")
     assert [p.citekey for p in remove(Context(settings), ["yuan2022decentralized"]).removed] == [
         "yuan2022decentralized"
     ]
     with pytest.raises(NotFoundError):
-        read_service.show(Context(settings), "yuan2022decentralized")
+        read_service.show(watching(), "yuan2022decentralized")
 
 
-def test_an_alias_finds_its_paper_on_a_server_without_reading_the_library(
-    chroma_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from rag.index.chroma import VectorStore
-
+def test_an_alias_finds_its_paper_on_a_server_without_reading_the_library(chroma_url: str, tmp_path: Path) -> None:
     bib = tmp_path / "zotero.bib"
     entry = "title = {Emergent Language Generalization and Acquisition Speed}, abstract = {Agents talk.}"
     bib.write_text(f"@misc{{kharitonov_emergent_2020, {entry}}}\n@misc{{kharitonov_emergent_2020-1, {entry}}}\n")
     settings = load_settings(chroma_url=chroma_url, collection="lab-aliases")
     ingest_service.ingest(Context(settings), [bib])
-    full_reads: list[int] = []
-    original = VectorStore.papers
-    monkeypatch.setattr(VectorStore, "papers", lambda self: full_reads.append(1) or original(self))
-    paper = read_service.show(Context(settings), "kharitonov_emergent_2020-1").paper
+    watched = CountingServer(settings)
+    full_reads, watching = watched.full_reads, partial(Context, settings, backend=watched)
+    paper = read_service.show(watching(), "kharitonov_emergent_2020-1").paper
     assert paper.citekey == "kharitonov_emergent_2020" and paper.aliases == ["kharitonov_emergent_2020-1"]
     assert full_reads == [], "the alias is found by a filter on the server, not by reading every paper"
