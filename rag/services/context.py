@@ -119,9 +119,10 @@ class Context:
                 "(unset RAG_LLM_BASE_URL / drop --base-url, or unset RAG_LLM_GGUF / drop --gguf)"
             )
         from rag.llm import gguf as local
+        from rag.llm.threads import choose
 
         path = local.check_gguf(gguf)
-        threads, notify = settings.llm_threads, self.notify
+        threads, notify = choose(settings.llm_threads), self.notify
 
         def connect() -> Endpoint:
             server = local.start(path, threads=threads, notify=notify)

@@ -1,0 +1,112 @@
+"""The in-process model at the machine's speed: its thread count, what it is doing on a terminal, a prompt exit.
+
+No model is loaded here: the machine is a patched affinity and CPU topology, the model a fake server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rag.cli import app
+from rag.config import load_settings
+from rag.llm import gguf, threads
+from rag.llm.threads import MAX_WRITING_THREADS, Threads, choose
+
+runner = CliRunner()
+
+
+def _machine(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, allowed: set[int], per_core: int = 1) -> None:
+    """This process may run on ``allowed``; each core has ``per_core`` hyper-threads (numbered side by side)."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: allowed, raising=False)
+    for cpu in allowed:
+        folder = tmp_path / "sys" / f"cpu{cpu}"
+        folder.mkdir(parents=True)
+        first = cpu - cpu % per_core
+        (folder / "siblings").write_text(",".join(str(first + n) for n in range(per_core)) + "\n")
+    monkeypatch.setattr(threads, "SIBLINGS", str(tmp_path / "sys" / "cpu{}" / "siblings"))
+
+
+def test_auto_is_the_cores_this_process_may_run_on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    _machine(monkeypatch, tmp_path, {0, 1, 2, 3})
+    assert choose("auto") == Threads(4, 4, "auto: 4 cores this process may run on")
+
+
+def test_hyper_threads_count_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    _machine(monkeypatch, tmp_path, set(range(12)), per_core=2)
+    chosen = choose("auto")
+    assert (chosen.writing, chosen.reading) == (6, 6) and "(12 logical CPUs)" in chosen.why
+
+
+def test_writing_is_capped_reading_the_prompt_is_not(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    _machine(monkeypatch, tmp_path, set(range(32)))
+    chosen = choose("auto")
+    assert (chosen.writing, chosen.reading) == (MAX_WRITING_THREADS, 32)
+    assert chosen.describe() == f"{MAX_WRITING_THREADS} CPU threads writing, 32 reading the prompt"
+
+
+def test_a_container_share_is_what_counts(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    _machine(monkeypatch, tmp_path, {5})  # a batch job or container given one CPU of many
+    assert choose("auto") == Threads(1, 1, "auto: 1 core this process may run on")
+
+
+def test_without_a_topology_every_allowed_cpu_counts(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    monkeypatch.setattr(threads, "SIBLINGS", str(tmp_path / "missing" / "cpu{}"))
+    assert (choose("auto").writing, choose("auto").reading) == (3, 3)
+
+
+def test_the_setting_is_auto_by_default_and_a_number_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_settings().llm_threads == "auto"
+    monkeypatch.setenv("RAG_LLM_THREADS", "3")
+    assert load_settings().llm_threads == 3 and choose(3) == Threads(3, 3, "set")
+    monkeypatch.setenv("RAG_LLM_THREADS", "AUTO")
+    assert load_settings().llm_threads == "auto"
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "two", "1.5"])
+def test_a_bad_thread_count_is_one_line(seeded: Path, value: str) -> None:
+    result = runner.invoke(app, ["ask", "anything"], env={"RAG_LLM_THREADS": value})
+    assert result.exit_code == 1
+    assert f"RAG_LLM_THREADS={value} in the environment" in result.stderr and "'auto'" in result.stderr
+
+
+def _threads_check(env: dict[str, str], fake_gguf: Path) -> dict[str, str]:
+    result = runner.invoke(app, ["doctor", "--json"], env={"RAG_LLM_GGUF": str(fake_gguf), **env})
+    found = [c for c in json.loads(result.stdout)["checks"] if c["name"] == "threads"]
+    assert found, result.stdout
+    return dict(found[0])
+
+
+@pytest.fixture
+def fake_gguf(tmp_path: Path) -> Path:
+    if not gguf.xllamacpp_available():
+        pytest.skip("xllamacpp not installed: pip install -e '.[local]'")
+    path = tmp_path / "model.gguf"
+    path.write_bytes(gguf.GGUF_MAGIC + bytes(16))
+    return path
+
+
+def test_doctor_says_the_count_and_where_it_came_from(
+    seeded: Path, fake_gguf: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _machine(monkeypatch, tmp_path, {0, 1, 2, 3})
+    check = _threads_check({}, fake_gguf)
+    assert check["detail"].startswith("4 CPU threads (auto: 4 cores this process may run on)")
+    assert check["detail"].endswith("RAG_LLM_THREADS=auto from the default")
+    check = _threads_check({"RAG_LLM_THREADS": "1"}, fake_gguf)
+    assert check["detail"] == "1 CPU thread; RAG_LLM_THREADS=1 from the environment"
+
+
+def test_doctor_suggests_fewer_threads_on_a_busy_machine(
+    seeded: Path, fake_gguf: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _machine(monkeypatch, tmp_path, {0, 1})
+    monkeypatch.setattr(os, "getloadavg", lambda: (5.0, 4.0, 4.0))
+    assert "RAG_LLM_THREADS=1" in _threads_check({}, fake_gguf)["fix"]
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.3, 0.2, 0.2))
+    assert _threads_check({}, fake_gguf)["fix"] == ""
