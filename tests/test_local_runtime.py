@@ -110,3 +110,27 @@ def test_doctor_suggests_fewer_threads_on_a_busy_machine(
     assert "RAG_LLM_THREADS=1" in _threads_check({}, fake_gguf)["fix"]
     monkeypatch.setattr(os, "getloadavg", lambda: (0.3, 0.2, 0.2))
     assert _threads_check({}, fake_gguf)["fix"] == ""
+
+
+def test_a_stream_rag_cuts_short_is_hung_up_at_once() -> None:
+    """llama.cpp writes on to max_tokens until the connection closes; the SDK alone closes it only when the
+    garbage collector runs, so the server's one slot stayed busy for seconds after rag stopped reading."""
+    import gc
+    import time
+
+    from fake_openai import FakeOpenAI, Reply
+
+    from rag.llm.chat import OpenAICompatibleChat
+
+    with FakeOpenAI() as fake:
+        fake.play(Reply(text="All work and no play makes a dull model. " * 200))
+        chat = OpenAICompatibleChat(load_settings(llm_model="test-model", llm_base_url=fake.url), None)
+        gc.disable()  # the collector would close the response too, at a moment of its own
+        try:
+            reply = chat.complete("system", "user", watch=lambda text: "repetition" if len(text) > 100 else None)
+            deadline = time.monotonic() + 5
+            while not fake.hung_up and time.monotonic() < deadline:
+                time.sleep(0.01)
+        finally:
+            gc.enable()
+    assert reply.stopped == "repetition" and fake.hung_up == 1

@@ -72,14 +72,22 @@ class OpenAICompatibleChat:
         self.cache = cache
         self.memory = memory
         self._connect: Callable[[], Endpoint] = connect
+        self._endpoint: Endpoint | None = None
         self._client: Any = None
+        self._http: Any = None
 
     def _llm(self, max_tokens: int) -> Any:
         """The llama-index client (built, and the endpoint started, on the first request), set to ``max_tokens``."""
         if self._client is None:
-            base_url, key = self._connect()
+            if self._endpoint is None:
+                self._endpoint = self._connect()
+            base_url, key = self._endpoint
             self.base_url = base_url or OPENAI_BASE_URL
+            import httpx
             from llama_index.llms.openai_like import OpenAILike
+
+            # rag's own connection pool, so that a stream cut short can be hung up (see _hang_up).
+            self._http = httpx.Client(timeout=self.settings.llm_timeout, follow_redirects=True)
 
             # Usage in streams is an OpenAI extension; other servers may reject or ignore it.
             extra: dict[str, Any] = {} if base_url else {"stream_options": {"include_usage": True}}
@@ -94,6 +102,7 @@ class OpenAICompatibleChat:
                 temperature=self.settings.llm_temperature,
                 max_tokens=self.settings.llm_max_tokens,
                 additional_kwargs=extra,
+                http_client=self._http,
             )
         self._client.max_tokens = max_tokens  # one request at a time per client: a Context builds one per command
         return self._client
@@ -189,6 +198,15 @@ class OpenAICompatibleChat:
             raise (refused or explain(exc, self.settings, attempts)) from None
         raise LLMError("unreachable: retry loop ended without a result")
 
+    def _hang_up(self) -> None:
+        """Close the connection of a stream rag cut short, so the server stops generating: closing llama-index's
+        stream leaves the openai SDK's response open until Python's garbage collector breaks its reference cycle,
+        and meanwhile llama.cpp writes on to max_tokens (measured: 5-7 s more with SmolLM2, holding its one slot
+        and a CPU). The next request builds a new client on the same endpoint."""
+        if self._http is not None:
+            self._http.close()
+        self._client = self._http = None
+
     def _next_chunk(self, stream: Generator[Any, None, None], parts: list[str]) -> Any:
         """The next chunk from the server, or None at the end; a broken stream is one explained LLMError."""
         try:
@@ -220,7 +238,8 @@ class OpenAICompatibleChat:
                 if on_token:
                     on_token(chunk.delta)  # our own code: its failures are bugs, not a cut stream
                 if watch is not None and (stopped := watch("".join(parts))):
-                    stream.close()  # closing the HTTP stream makes the server stop generating
+                    stream.close()
+                    self._hang_up()
                     break
             counts = chunk.additional_kwargs or counts
             chunk = self._next_chunk(stream, parts)
