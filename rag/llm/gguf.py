@@ -250,6 +250,12 @@ def _wait_idle(local: LocalModel) -> None:
         pass  # a server that does not answer is stopped as it is
 
 
+def running() -> bool:
+    """Whether this process serves a model (then stopping it at exit waits on llama.cpp: see close)."""
+    with _lock:
+        return bool(_servers)
+
+
 def serving(path: Path) -> LocalModel | None:
     """The server this process runs for ``path``, if any."""
     with _lock:
