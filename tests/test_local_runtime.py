@@ -6,19 +6,26 @@ model (in a new process, skipped without it).
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from typer.testing import CliRunner
 
 from rag.cli import app
+from rag.cli.progress import ProgressBar
 from rag.config import load_settings
 from rag.llm import gguf, threads
 from rag.llm.threads import MAX_WRITING_THREADS, Threads, choose
+from rag.llm.types import Doing
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 runner = CliRunner()
 
@@ -213,3 +220,113 @@ def test_an_error_exit_keeps_its_status_and_message(
     done, waited = _run_with_model(test_gguf, tmp_path, *args)
     assert done.returncode == status and said in done.stderr, done.stderr
     assert not waited
+
+
+# --- what the model is doing: a line on a terminal, nothing in a pipe or with --json ------------------------------
+
+HOLMES = "Holmes trains large language models over heterogeneous NICs"
+
+
+def _runs(heard: list[tuple[Doing | None, int]]) -> list[Doing | None]:
+    """The phases heard, each run of the same phase once."""
+    return [doing for n, (doing, _) in enumerate(heard) if n == 0 or heard[n - 1][0] is not doing]
+
+
+def test_the_model_says_what_it_is_doing_through_the_context(seeded: Path) -> None:
+    from conftest import HETEROGENEOUS_QUESTION
+    from fake_openai import FakeOpenAI, Reply
+
+    from rag.services.context import Context
+    from rag.services.requests import SearchRequest, WritingOptions
+    from rag.services.writing import ask
+
+    heard: list[tuple[Doing | None, int]] = []
+    with FakeOpenAI() as fake:
+        fake.play(Reply(text=f"{HOLMES} [3]. It also cures insomnia [1]."), Reply(text="SUPPORTED"), Reply(text="NO."))
+        settings = load_settings(llm_model="test-model", llm_base_url=fake.url)
+        ctx = Context(settings, activity=lambda doing, tokens: heard.append((doing, tokens)))
+        ask(ctx, SearchRequest(HETEROGENEOUS_QUESTION, 5), WritingOptions(cache=False, verify_llm=True))
+    assert _runs(heard) == [
+        Doing.READING,
+        Doing.WRITING,
+        None,
+        Doing.CHECKING,  # the verdict on each sentence
+        None,
+        Doing.CHECKING,
+        None,
+    ]
+    written = [tokens for doing, tokens in heard if doing is Doing.WRITING]
+    assert written == list(range(1, len(written) + 1)), "one report per token, counted"
+
+
+def test_an_answer_from_the_cache_and_a_failure_leave_the_model_idle(seeded: Path) -> None:
+    from fake_openai import FakeOpenAI, Reply
+
+    from rag.errors import LLMError
+    from rag.llm.chat import OpenAICompatibleChat
+
+    heard: list[tuple[Doing | None, int]] = []
+    with FakeOpenAI() as fake:
+        fake.play(Reply(status=400, body={"error": {"message": "bad request"}}))
+        settings = load_settings(llm_model="test-model", llm_base_url=fake.url)
+        chat = OpenAICompatibleChat(settings, None, activity=lambda doing, tokens: heard.append((doing, tokens)))
+        with pytest.raises(LLMError):
+            chat.complete("system", "user")
+    assert _runs(heard) == [Doing.READING, None], "a failed request does not leave a line behind"
+
+
+TERMINAL_WIDTH = 100
+
+
+class Terminal:
+    """A stderr that says it is a terminal (rich draws into ``text``)."""
+
+    def __init__(self) -> None:
+        self.text = io.StringIO()
+
+    def console(self) -> Console:
+        from rich.console import Console
+
+        return Console(file=self.text, force_terminal=True, width=TERMINAL_WIDTH)
+
+
+def test_the_line_says_what_the_model_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    terminal = Terminal()
+    bar = ProgressBar(terminal.console, model_line=True)
+    bar.model(Doing.READING, 0)
+    assert (bar.status() or "").startswith("model: reading the prompt · ")
+    bar.model(Doing.WRITING, 3)
+    assert (bar.status() or "").startswith("model: writing (3 tokens) · ")
+    bar.model(None, 3)
+    assert bar.status() is None
+    for _ in range(2):  # a verdict after a verdict: one stretch of checking
+        bar.model(Doing.CHECKING, 0)
+        bar.model(None, 1)
+    bar.model(Doing.CHECKING, 0)
+    assert (bar.status() or "").startswith("model: checking (claim 3) · ")
+    bar.close()
+    assert "model: " in terminal.text.getvalue(), "drawn on the terminal"
+
+
+def test_no_line_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    terminal = Terminal()
+    bar = ProgressBar(terminal.console, model_line=True)
+    bar.model(Doing.WRITING, 3)
+    bar.close()
+    assert bar.status() is None and terminal.text.getvalue() == ""
+
+
+@pytest.mark.parametrize("json_output", [False, True])
+def test_the_cli_prints_nothing_extra_in_a_pipe(seeded: Path, json_output: bool) -> None:
+    from conftest import HETEROGENEOUS_QUESTION
+    from fake_openai import FakeOpenAI, Reply
+
+    with FakeOpenAI() as fake:
+        fake.play(Reply(text=f"{HOLMES} [3]."))
+        args = ["ask", HETEROGENEOUS_QUESTION, "--model", "test-model", "--base-url", fake.url, "--no-cache"]
+        result = runner.invoke(app, [*args, "--json"] if json_output else args)
+    assert result.exit_code == 0, result.stderr
+    lines = (result.stdout + result.stderr).splitlines()
+    assert not [line for line in lines if line.startswith("model: ") or Doing.READING in line], lines
