@@ -10,7 +10,7 @@ import difflib
 import os
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from platformdirs import user_config_dir, user_data_dir
 from pydantic import Field, SecretStr, field_validator
@@ -51,9 +51,9 @@ DEFAULT_LLM_RETRY_SECONDS = 180.0
 DEFAULT_LLM_BACKOFF_SECONDS = 1.0
 # Tokens of sources that fit one prompt; more papers are summarized in parts.
 DEFAULT_LLM_CONTEXT_TOKENS = 6000
-# CPU threads for an in-process GGUF model: on a busy 2-core machine two threads
-# collapse to ~1 token/s while one keeps ~60 (measured).
-DEFAULT_LLM_THREADS = 1
+# CPU threads for an in-process GGUF model: "auto" is what the machine offers (rag.llm.threads), or a number.
+AUTO_THREADS: Literal["auto"] = "auto"
+DEFAULT_LLM_THREADS: int | Literal["auto"] = AUTO_THREADS
 
 
 class CitationProtocol(StrEnum):
@@ -126,7 +126,7 @@ class Settings(BaseSettings):
     llm_citations: CitationProtocol = CitationProtocol.AUTO
     # A GGUF file run in-process by llama.cpp (extra `local`) instead of a server: no base URL, no key.
     llm_gguf: Path | None = None
-    llm_threads: int = Field(default=DEFAULT_LLM_THREADS, ge=1)
+    llm_threads: int | Literal["auto"] = DEFAULT_LLM_THREADS
     # Keep a log of questions, drafts and checks in the data dir (`rag log`); --no-log skips one command.
     log: bool = True
 
@@ -175,6 +175,16 @@ class Settings(BaseSettings):
     @classmethod
     def _variant_ignores_case(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("llm_threads", mode="before")
+    @classmethod
+    def _threads_are_auto_or_a_count(cls, value: Any) -> Any:
+        text = str(value).strip().lower() if isinstance(value, str | int) and not isinstance(value, bool) else "?"
+        if text in ("", AUTO_THREADS):  # RAG_LLM_THREADS= (empty) is the default too
+            return AUTO_THREADS
+        if text.isdigit() and int(text) >= 1:
+            return int(text)
+        raise ValueError(f"give a number of threads (1 or more) or '{AUTO_THREADS}'")
 
     @field_validator("data_dir", mode="before")
     @classmethod

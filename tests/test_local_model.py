@@ -99,7 +99,7 @@ def test_ask_cli_json(local_model: LocalModel, seeded: Path) -> None:
 @pytest.mark.local_model
 def test_ask_in_a_fresh_process_says_one_line(local_model: LocalModel, seeded: Path) -> None:
     """Only RAG_LLM_GGUF set: the model is used, and stderr has our one line, none of llama.cpp's logs."""
-    env = {**os.environ, "RAG_LLM_GGUF": str(local_model.path)}
+    env = {**os.environ, "RAG_LLM_GGUF": str(local_model.path), "RAG_LLM_THREADS": "1"}  # the suite's pinned count
     done = subprocess.run(
         [sys.executable, "-m", "rag", "ask", HETEROGENEOUS_QUESTION, "-k", "3"],
         capture_output=True,

@@ -20,7 +20,7 @@ from rag.cli import (
     writing,
 )
 from rag.cli.argv import hoist_global_options
-from rag.cli.runtime import STATE
+from rag.cli.runtime import STATE, leave_at_once
 
 help_format.use_conventional_argument_names()
 app = typer.Typer(
@@ -101,7 +101,11 @@ def _command_names() -> list[str]:
 def main(args: list[str] | None = None) -> None:
     """`rag ...`: global options are taken on either side of the command."""
     given = sys.argv[1:] if args is None else args
-    app(args=hoist_global_options(given, _command_names()), prog_name="rag")
+    try:
+        app(args=hoist_global_options(given, _command_names()), prog_name="rag")
+    except SystemExit as done:  # typer ends every command this way, with its exit status
+        leave_at_once(done.code)
+        raise
 
 
 def ask_main() -> None:

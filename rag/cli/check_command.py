@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from rag.cli.options import AsJson, BaseUrl, Gguf, Model, NoCache, NoLog, Verify, VerifyOption
-from rag.cli.runtime import context, emit, handle_errors_as_usage, silence_stdout
+from rag.cli.runtime import context, emit, handle_errors_as_usage, progress_bar, silence_stdout
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -111,7 +111,8 @@ def check(
         log=not no_log,
     )
     overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
-    with context(progress_after=PROGRESS_AFTER_SECONDS, **overrides) as ctx:
+    bar = progress_bar(progress_after=PROGRESS_AFTER_SECONDS, model_line=not as_json)
+    with context(bar=bar, **overrides) as ctx:
         report = core_check(ctx, request)
     try:
         emit(as_json, report, check_json, lambda console, r: render_check(console, r, everything))

@@ -114,8 +114,9 @@ Gguf = Annotated[
     typer.Option(
         "--gguf",
         metavar="FILE",
-        help="Run this GGUF model in-process with llama.cpp (the `local` extra: pip install xllamacpp) "
-        "[env: RAG_LLM_GGUF].",
+        help="Run this GGUF model in-process with llama.cpp (the `local` extra: pip install xllamacpp), on the "
+        "cores this process may use (RAG_LLM_THREADS=auto; a number to pin it); on a terminal a line on stderr "
+        "says what the model is doing [env: RAG_LLM_GGUF].",
     ),
 ]
 NoLlm = Annotated[bool, typer.Option("--no-llm", help="Do not call a model: quotes, or the papers' own sentences.")]

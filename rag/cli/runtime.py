@@ -7,17 +7,19 @@ Imports of the core are deferred into each command so ``rag --help`` stays fast
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
+
+from rag.cli.progress import ProgressBar
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -26,12 +28,8 @@ if TYPE_CHECKING:
     from rag.services.context import Context
 
 F = TypeVar("F", bound=Callable[..., Any])
-# Indexing fewer items than this finishes before a bar would be readable.
-PROGRESS_MIN_ITEMS = 64
 # Width rich lays tables out in when stdout is not a terminal: wide enough never to fold a line.
 PIPE_WIDTH = 100_000
-# Without a terminal, long work prints a progress line this often instead of a bar.
-PROGRESS_LINE_SECONDS = 5.0
 # The shell's exit status for a command stopped by Ctrl-C (128 + SIGINT).
 INTERRUPTED_EXIT = 130
 ERROR_EXIT = 1
@@ -142,68 +140,30 @@ def _guarded(command: F, error_exit: int) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def leave_at_once(code: object) -> None:
+    """End a process that runs a GGUF model in-process now that its output is written: flush stdout and stderr
+    and exit with ``code`` without stopping llama.cpp's server, which only waits (on the slot and the server's
+    threads: 0.9-3.6 s after an answer was measured, 30 s with a generation under way). Nothing is lost: every
+    file rag writes is complete when the command returns (the log and the disk caches are committed SQLite, the
+    response cache and papers files are renamed into place, Chroma commits each write). Any other process exits
+    as Python does."""
+    module = sys.modules.get("rag.llm.gguf")  # never imported: no model was run
+    if module is None or not module.running():
+        return
+    if code is not None and not isinstance(code, int):  # what Python does with sys.exit("message")
+        print(code, file=sys.stderr)
+        code = ERROR_EXIT
+    for stream in (sys.stdout, sys.stderr):
+        # A reader that left (a broken pipe is an OSError), or a stream already closed: nothing more to deliver.
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code or 0)
+
+
 def silence_stdout() -> None:
     """Point stdout at /dev/null: nothing more is flushed into the closed pipe when Python exits."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
-
-
-class ProgressBar:
-    """A rich progress bar on stderr, started only when there is enough work to watch: ``min_items`` items,
-    and work that has already run ``after_seconds`` (so a quick run never flashes a bar)."""
-
-    def __init__(self, min_items: int = PROGRESS_MIN_ITEMS, after_seconds: float = 0.0) -> None:
-        self.min_items, self.after_seconds = min_items, after_seconds
-        self._progress: Any = None
-        self._tasks: dict[str, Any] = {}
-        self._last_line: dict[str, float] = {}
-        self._first_seen: dict[str, float] = {}
-
-    def __call__(self, what: str, done: int, total: int) -> None:
-        if total < self.min_items:
-            return
-        if time.monotonic() - self._first_seen.setdefault(what, time.monotonic()) < self.after_seconds:
-            return
-        if not sys.stderr.isatty():
-            self._line(what, done, total)  # a log or CI: a bar would draw nothing, a line every few seconds does
-            return
-        if self._progress is None:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-            )
-
-            self._progress = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("{task.fields[rate]}"),
-                TimeRemainingColumn(),
-                console=stderr_console(),
-                transient=True,
-            )
-            self._progress.start()
-        if what not in self._tasks:
-            self._tasks[what] = self._progress.add_task(what, total=total, rate="")
-        task_id = self._tasks[what]
-        self._progress.update(task_id, completed=done)
-        speed = self._progress.tasks[task_id].speed
-        if speed:
-            self._progress.update(task_id, rate=f"{speed:.1f} docs/s")
-
-    def _line(self, what: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if done < total and now - self._last_line.get(what, 0.0) < PROGRESS_LINE_SECONDS:
-            return
-        self._last_line[what] = now
-        typer.echo(f"{what}: {done}/{total} ({100 * done // max(total, 1)}%)", err=True)
-
-    def close(self) -> None:
-        if self._progress is not None:
-            self._progress.stop()
 
 
 def settings(**overrides: Any) -> Settings:
@@ -213,19 +173,28 @@ def settings(**overrides: Any) -> Settings:
     return load_settings(**{**flags, **overrides})
 
 
+def progress_bar(*, progress_after: float | None = None, model_line: bool = False) -> ProgressBar:
+    """Progress on stderr (``progress_after``: shown for any amount of work once it has run that many seconds;
+    ``model_line``: what the model is doing, on a terminal)."""
+    if progress_after is None:
+        return ProgressBar(stderr_console, model_line=model_line)
+    return ProgressBar(stderr_console, min_items=1, after_seconds=progress_after, model_line=model_line)
+
+
 @contextmanager
-def context(*, progress_after: float | None = None, **overrides: Any) -> Iterator[Context]:
-    """The Context a command passes to its service: settings (flags win), notices and a progress bar
-    (``progress_after``: shown for any amount of work once it has run that many seconds)."""
+def context(*, bar: ProgressBar | None = None, **overrides: Any) -> Iterator[Context]:
+    """The Context a command passes to its service: settings (flags win), notices and progress (``bar``, by
+    default a bar for long counted work)."""
     from rag.config import unknown_setting_warnings
     from rag.services.context import Context
 
     resolved = settings(**overrides)
     for warning in unknown_setting_warnings():  # a misspelt RAG_* name would otherwise be ignored silently
         notify(warning)
-    bar = ProgressBar() if progress_after is None else ProgressBar(min_items=1, after_seconds=progress_after)
+    bar = bar or progress_bar()
+    activity = bar.model if bar.model_line else None
     try:
-        yield Context(resolved, notify=notify, progress=bar)
+        yield Context(resolved, notify=notify, progress=bar, activity=activity)
     finally:
         bar.close()
 

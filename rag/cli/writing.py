@@ -31,10 +31,11 @@ from rag.cli.options import (
     from_stdin,
     search_request,
 )
-from rag.cli.runtime import context, emit, handle_errors, print_json, stdout_console
+from rag.cli.runtime import context, emit, handle_errors, print_json, progress_bar, stdout_console
 from rag.services.requests import DEFAULT_DOCUMENT
 
 if TYPE_CHECKING:
+    from rag.cli.progress import ProgressBar
     from rag.records import Paper
     from rag.services.requests import WritingOptions
     from rag.writing.answer import Answer, CitedSentence
@@ -45,11 +46,13 @@ A = TypeVar("A")
 
 class LiveText:
     """Shows each checked sentence as the model completes it (terminal only), with the author and year of what it
-    cites; the checked answer replaces it at the end. With --json --stream: one JSON line per sentence on stderr."""
+    cites; the checked answer replaces it at the end. With --json --stream: one JSON line per sentence on stderr.
+    When stderr is the same terminal, the sentences are drawn by ``bar``'s display, above the model's line."""
 
-    def __init__(self, json_lines: bool = False) -> None:
+    def __init__(self, json_lines: bool = False, bar: ProgressBar | None = None) -> None:
         self.console = stdout_console()
         self.json_lines = json_lines
+        self.bar = bar if bar is not None and bar.terminal else None
         self._live: Any = None
         self._shown: list[str] = []
         self._started = time.monotonic()
@@ -77,6 +80,9 @@ class LiveText:
 
         cited = "; ".join(author_year(p) or p.citekey for p in papers)
         self._shown.append(f"{sentence.text} ({cited})" if cited else sentence.text)
+        if self.bar is not None:
+            self.bar.show(Text(clean(" ".join(self._shown)), style="dim"))
+            return
         if self._live is None:
             self._live = Live(console=self.console, transient=True, auto_refresh=False)
             self._live.start()
@@ -96,10 +102,11 @@ def _write(
     stream: bool = False,
 ) -> A:
     """Run a writing service with its checked sentences shown as they come (terminal; --json --stream: JSON
-    lines on stderr) and the usual notices."""
-    live = LiveText(json_lines=as_json and stream)
+    lines on stderr), what the model is doing (a terminal, not --json) and the usual notices."""
+    bar = progress_bar(model_line=not as_json)
+    live = LiveText(json_lines=as_json and stream, bar=bar)
     try:
-        with context(**overrides) as ctx:
+        with context(bar=bar, **overrides) as ctx:
             return core(ctx, request, options, on_sentence=live.sentence)
     finally:
         live.close()

@@ -19,7 +19,9 @@ from rag.llm.capabilities import EndpointMemory
 from rag.llm.pricing import cost
 from rag.llm.types import (
     CHARS_PER_TOKEN,
+    Activity,
     Completion,
+    Doing,
     JsonSchema,
     OnToken,
     StreamWatch,
@@ -44,11 +46,13 @@ class OpenAICompatibleChat:
         memory: EndpointMemory | None = None,
         identity: str | None = None,
         connect: Callable[[], Endpoint] | None = None,
+        activity: Activity | None = None,
     ) -> None:
         """``identity`` names the endpoint in the cache and the capability memory when its URL does not
         (an in-process llama.cpp gets a new port every run; its GGUF file is what stays the same).
         ``connect`` starts the endpoint when the first request needs it (a GGUF model is loaded then, so an
-        answer found in the cache never loads it); without it, the settings name the endpoint."""
+        answer found in the cache never loads it); without it, the settings name the endpoint.
+        ``activity`` hears what the model is doing during each request sent (an answer from the cache sends none)."""
         if not settings.llm_model:
             raise LLMError("no model configured; set RAG_LLM_MODEL or pass --model")
         if connect is None:
@@ -72,14 +76,23 @@ class OpenAICompatibleChat:
         self.cache = cache
         self.memory = memory
         self._connect: Callable[[], Endpoint] = connect
+        self._activity = activity
+        self._endpoint: Endpoint | None = None
         self._client: Any = None
+        self._http: Any = None
 
     def _llm(self, max_tokens: int) -> Any:
         """The llama-index client (built, and the endpoint started, on the first request), set to ``max_tokens``."""
         if self._client is None:
-            base_url, key = self._connect()
+            if self._endpoint is None:
+                self._endpoint = self._connect()
+            base_url, key = self._endpoint
             self.base_url = base_url or OPENAI_BASE_URL
+            import httpx
             from llama_index.llms.openai_like import OpenAILike
+
+            # rag's own connection pool, so that a stream cut short can be hung up (see _hang_up).
+            self._http = httpx.Client(timeout=self.settings.llm_timeout, follow_redirects=True)
 
             # Usage in streams is an OpenAI extension; other servers may reject or ignore it.
             extra: dict[str, Any] = {} if base_url else {"stream_options": {"include_usage": True}}
@@ -94,6 +107,7 @@ class OpenAICompatibleChat:
                 temperature=self.settings.llm_temperature,
                 max_tokens=self.settings.llm_max_tokens,
                 additional_kwargs=extra,
+                http_client=self._http,
             )
         self._client.max_tokens = max_tokens  # one request at a time per client: a Context builds one per command
         return self._client
@@ -129,6 +143,7 @@ class OpenAICompatibleChat:
         schema: JsonSchema | None = None,
         watch: StreamWatch | None = None,
         max_tokens: int | None = None,
+        checking: bool = False,
     ) -> Completion:
         limit = self._max_tokens(max_tokens)
         key = self._key(system, user, schema, limit)
@@ -137,7 +152,10 @@ class OpenAICompatibleChat:
                 on_token(hit.text)
             hit.usage = Usage(hit.usage.prompt_tokens, hit.usage.completion_tokens, 1, 1, hit.usage.estimated, 0.0)
             return hit
-        completion = self._stream(system, user, on_token, schema, watch, limit)
+        try:
+            completion = self._stream(system, user, on_token, schema, watch, limit, checking)
+        finally:
+            self._report(None)  # answered, cut short or failed: the model is done with this request
         if self.cache is not None:
             self.cache.put(key, completion)  # only whole answers reach this line
         return completion
@@ -159,8 +177,12 @@ class OpenAICompatibleChat:
             self.memory.refused_schema(self.identity, self.name)
         return SchemaRefusedError(f"{self.base_url} refused structured output; asking for [n] citations in text")
 
+    def _report(self, doing: Doing | None, tokens: int = 0) -> None:
+        if self._activity is not None:
+            self._activity(doing, tokens)
+
     def _open_stream(
-        self, system: str, user: str, schema: JsonSchema | None, max_tokens: int
+        self, system: str, user: str, schema: JsonSchema | None, max_tokens: int, doing: Doing
     ) -> tuple[Any, Generator[Any, None, None], int]:
         """Start the stream and read its first chunk, retrying what can be retried."""
         from llama_index.core.llms import ChatMessage
@@ -172,7 +194,8 @@ class OpenAICompatibleChat:
                 "type": "json_schema",
                 "json_schema": {"name": "cited_answer", "strict": True, "schema": schema},
             }
-        llm = self._llm(max_tokens)
+        llm = self._llm(max_tokens)  # a GGUF model is loaded here, and says so, before the model is busy
+        self._report(doing)
         retrying = retry_policy(self.settings)
         attempts = 0
         try:
@@ -188,6 +211,15 @@ class OpenAICompatibleChat:
             refused = self._refused(exc, schema)
             raise (refused or explain(exc, self.settings, attempts)) from None
         raise LLMError("unreachable: retry loop ended without a result")
+
+    def _hang_up(self) -> None:
+        """Close the connection of a stream rag cut short, so the server stops generating: closing llama-index's
+        stream leaves the openai SDK's response open until Python's garbage collector breaks its reference cycle,
+        and meanwhile llama.cpp writes on to max_tokens (measured: 5-7 s more with SmolLM2, holding its one slot
+        and a CPU). The next request builds a new client on the same endpoint."""
+        if self._http is not None:
+            self._http.close()
+        self._client = self._http = None
 
     def _next_chunk(self, stream: Generator[Any, None, None], parts: list[str]) -> Any:
         """The next chunk from the server, or None at the end; a broken stream is one explained LLMError."""
@@ -208,8 +240,11 @@ class OpenAICompatibleChat:
         schema: JsonSchema | None,
         watch: StreamWatch | None,
         max_tokens: int,
+        checking: bool,
     ) -> Completion:
-        first, stream, attempts = self._open_stream(system, user, schema, max_tokens)
+        doing = Doing.CHECKING if checking else Doing.READING
+        first, stream, attempts = self._open_stream(system, user, schema, max_tokens, doing)
+        doing = Doing.CHECKING if checking else Doing.WRITING
         parts: list[str] = []
         counts: dict[str, int] = {}
         stopped: str | None = None
@@ -217,10 +252,12 @@ class OpenAICompatibleChat:
         while chunk is not None:
             if chunk.delta:
                 parts.append(chunk.delta)
+                self._report(doing, len(parts))  # a server streams one token per chunk (llama.cpp, OpenAI)
                 if on_token:
                     on_token(chunk.delta)  # our own code: its failures are bugs, not a cut stream
                 if watch is not None and (stopped := watch("".join(parts))):
-                    stream.close()  # closing the HTTP stream makes the server stop generating
+                    stream.close()
+                    self._hang_up()
                     break
             counts = chunk.additional_kwargs or counts
             chunk = self._next_chunk(stream, parts)

@@ -28,7 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rag.config import AUTO_THREADS
 from rag.errors import InputError, LLMError
+from rag.llm.threads import Threads, choose
 from rag.records import Notify, silent
 
 # Every GGUF file starts with these four bytes (the format's magic number).
@@ -38,8 +40,6 @@ GGUF_MAGIC = b"GGUF"
 N_CTX = 4096
 # One request at a time: with more slots llama.cpp splits N_CTX between them.
 SLOTS = 1
-# On a 2-core machine under load two threads collapse to ~1 token/s; one keeps ~60.
-DEFAULT_THREADS = 1
 LOOPBACK = "127.0.0.1"
 # Port 0: the OS picks a free one when llama.cpp binds, so no other process can take it first.
 ANY_FREE_PORT = 0
@@ -69,7 +69,7 @@ class LocalModel:
     # A random key the server demands, so other local users and web pages (llama.cpp allows
     # any CORS origin) cannot use the model while rag runs.
     api_key: str
-    threads: int
+    threads: Threads
 
 
 # One server per process and per GGUF file; the xllamacpp Server object lives as long as its entry.
@@ -148,11 +148,12 @@ def source_budget(max_tokens: int) -> int:
 
 
 def start(
-    path: Path, threads: int = DEFAULT_THREADS, notify: Notify = silent, timeout: float = HEALTH_TIMEOUT
+    path: Path, threads: Threads | None = None, notify: Notify = silent, timeout: float = HEALTH_TIMEOUT
 ) -> LocalModel:
     """Serve ``path`` on loopback (or return the server already serving it) and wait until it answers.
 
-    ``notify`` hears one line before a model is loaded (a large one takes a while).
+    ``threads``: what the machine offers when not given (rag.llm.threads). ``notify`` hears one line before a
+    model is loaded (a large one takes a while).
     """
     resolved = check_gguf(path)  # before importing or starting anything
     with _lock:
@@ -162,8 +163,8 @@ def start(
             import xllamacpp
         except ImportError:
             raise LLMError(f"running a GGUF model needs xllamacpp: {INSTALL_HINT}") from None
-        plural = "s" if threads > 1 else ""
-        notify(f"llama.cpp: loading {resolved.name} ({size_mb(resolved):.0f} MB, {threads} CPU thread{plural})")
+        threads = threads or choose(AUTO_THREADS)
+        notify(f"llama.cpp: loading {resolved.name} ({size_mb(resolved):.0f} MB, {threads.describe()})")
         alias = model_name(resolved)
         key = secrets.token_urlsafe()
         params = xllamacpp.CommonParams()
@@ -176,8 +177,8 @@ def start(
         params.port = ANY_FREE_PORT
         params.n_ctx = N_CTX
         params.n_parallel = SLOTS
-        params.cpuparams.n_threads = threads
-        params.cpuparams_batch.n_threads = threads
+        params.cpuparams.n_threads = threads.writing
+        params.cpuparams_batch.n_threads = threads.reading
         params.api_keys = [key]
         params.verbosity = QUIET_VERBOSITY
         try:
@@ -247,6 +248,12 @@ def _wait_idle(local: LocalModel) -> None:
             pass
     except (urllib.error.URLError, OSError):
         pass  # a server that does not answer is stopped as it is
+
+
+def running() -> bool:
+    """Whether this process serves a model (then stopping it at exit waits on llama.cpp: see close)."""
+    with _lock:
+        return bool(_servers)
 
 
 def serving(path: Path) -> LocalModel | None:

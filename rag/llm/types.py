@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol
 
 # A rough count when a server reports no usage (no tokenizer download offline).
@@ -49,6 +50,19 @@ JsonSchema = dict[str, Any]
 StreamWatch = Callable[[str], str | None]
 
 
+class Doing(StrEnum):
+    """What a model is busy with during a request, for a progress line (a local model can take a minute)."""
+
+    READING = "reading the prompt"  # until its first token: the whole prompt is read first
+    WRITING = "writing"
+    CHECKING = "checking"  # a verdict on a claim (--verify llm): short to write, the prompt is most of it
+
+
+# Hears what the model does: ``(doing, tokens written so far)`` as a request goes on, ``(None, tokens)`` when it
+# is over (answered, cut short or failed). Called on the thread that reads the stream, once per token.
+Activity = Callable[[Doing | None, int], None]
+
+
 class ChatModel(Protocol):
     """What the generation layer needs from a model; tests may substitute their own."""
 
@@ -68,8 +82,10 @@ class ChatModel(Protocol):
         schema: JsonSchema | None = None,
         watch: StreamWatch | None = None,
         max_tokens: int | None = None,
+        checking: bool = False,
     ) -> Completion:
         """The model's reply; with ``schema``, JSON that follows it (``SchemaRefusedError`` when the
         endpoint does not take schemas). ``watch`` may stop the stream early; ``max_tokens`` caps the answer
-        below the configured limit (a short answer needs fewer tokens)."""
+        below the configured limit (a short answer needs fewer tokens); ``checking``: the request asks for a
+        verdict on a claim (reported as Doing.CHECKING)."""
         ...

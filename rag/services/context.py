@@ -24,7 +24,7 @@ from rag.index.chroma_setup import download_default_model
 from rag.index.opener import Opener
 from rag.index.session import LibrarySession
 from rag.index.storage import backend_for
-from rag.llm.types import ChatModel
+from rag.llm.types import Activity, ChatModel
 
 if TYPE_CHECKING:
     from rag.llm.chat import Endpoint
@@ -42,6 +42,8 @@ class Context:
     embedder: EmbedderChoice | None = None
     # None: an OpenAI-compatible client built from the settings when a command asks for a model.
     chat: ChatModel | None = None
+    # Hears what that client's model is doing during each request (a progress line on a terminal).
+    activity: Activity | None = None
     # None: the data dir, or the Chroma server the settings name (rag.index.backend); kept for the context's life.
     backend: Backend | None = None
     # Keep every text's vector for the context's life: a long-lived process meets the same abstracts again.
@@ -104,7 +106,7 @@ class Context:
         layout = self.storage().layout
         cache = ResponseCache(layout.llm_cache) if options.cache and settings.llm_cache else None
         memory = EndpointMemory(layout.endpoint_capabilities)
-        model = OpenAICompatibleChat(settings, cache, memory, identity, connect)
+        model = OpenAICompatibleChat(settings, cache, memory, identity, connect, self.activity)
         if options.verify_llm:
             warn_small_judge(self.settings, model.name, layout.judge_figures, self.notify)
         return model
@@ -119,9 +121,10 @@ class Context:
                 "(unset RAG_LLM_BASE_URL / drop --base-url, or unset RAG_LLM_GGUF / drop --gguf)"
             )
         from rag.llm import gguf as local
+        from rag.llm.threads import choose
 
         path = local.check_gguf(gguf)
-        threads, notify = settings.llm_threads, self.notify
+        threads, notify = choose(settings.llm_threads), self.notify
 
         def connect() -> Endpoint:
             server = local.start(path, threads=threads, notify=notify)

@@ -104,13 +104,26 @@ def _gguf(settings: Settings, gguf: Path, report: DoctorReport) -> None:
     except InputError as exc:
         report.add("llm", Status.FAIL, str(exc), "point RAG_LLM_GGUF at a .gguf model file")
         return
-    threads = f"{settings.llm_threads} thread{'s' if settings.llm_threads > 1 else ''}"
-    detail = f"GGUF {path} ({local.size_mb(path):.0f} MB), run in-process by llama.cpp ({threads})"
+    detail = f"GGUF {path} ({local.size_mb(path):.0f} MB), run in-process by llama.cpp"
     if not local.xllamacpp_available():
         report.add("llm", Status.FAIL, f"{detail}, but xllamacpp is not installed", local.INSTALL_HINT)
         return
     report.add("llm", Status.OK, f"{detail}; xllamacpp installed")
+    _threads(settings, report)
     _model_size(local.parameter_count(path), report)
+
+
+def _threads(settings: Settings, report: DoctorReport) -> None:
+    """How many CPU threads the model gets, why, and which setting said so (RAG_LLM_THREADS, or the default)."""
+    from rag.config import setting_sources, source_of
+    from rag.llm.threads import busy_hint, choose
+
+    threads = choose(settings.llm_threads)
+    source = source_of("llm_threads", setting_sources({}))
+    why = f" ({threads.why})" if threads.why != "set" else ""
+    origin = source if source.startswith(".") else f"the {source}"  # the default, the environment, .env (PATH)
+    detail = f"{threads.describe()}{why}; RAG_LLM_THREADS={settings.llm_threads} from {origin}"
+    report.add("threads", Status.INFO, detail, busy_hint(threads) or "")
 
 
 def _model_size(parameters: float | None, report: DoctorReport) -> None:

@@ -106,9 +106,9 @@ def judge_with_model(claim: str, cited: Sequence[tuple[int, Paper]], model: Chat
     reply = None
     if model.accepts_schema:
         with contextlib.suppress(SchemaRefusedError):  # asked again in text below; the endpoint is remembered
-            reply = model.complete(system, prompt, schema=VERDICT_SCHEMA)
+            reply = model.complete(system, prompt, schema=VERDICT_SCHEMA, checking=True)
     if reply is None:
-        reply = model.complete(system, prompt)
+        reply = model.complete(system, prompt, checking=True)
     usage.add(reply.usage)
     text = reply.text
     if reply.structured:
