@@ -212,6 +212,10 @@ class Settings(BaseSettings):
         key = self.llm_api_key or (None if self.llm_base_url else self.openai_api_key)
         return self.llm_base_url, key.get_secret_value() if key else None
 
+    def llm_token_limit(self, asked: int | None) -> int:
+        """An answer's token limit: what the writer asked for (a short answer needs fewer), within the setting."""
+        return min(asked, self.llm_max_tokens) if asked else self.llm_max_tokens
+
 
 ENV_PREFIX = "RAG_"
 ENV_FILE = ".env"

@@ -13,6 +13,7 @@ import email.utils
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rag.config import Settings
@@ -143,3 +144,31 @@ def explain(
 def _short(text: str, limit: int = 160) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class EndpointProbe:
+    """What an OpenAI-compatible endpoint said when asked for its models (``rag doctor``): the models it serves,
+    or why it did not answer (``rejected_key``: a 401; else ``failure`` names the error)."""
+
+    base_url: str
+    models: tuple[str, ...] = ()
+    rejected_key: bool = False
+    failure: str | None = None
+
+    @property
+    def answered(self) -> bool:
+        return not self.rejected_key and self.failure is None
+
+
+def probe_endpoint(base_url: str, key: str | None, timeout: float) -> EndpointProbe:
+    """List the endpoint's models once, without retries: a quick, read-only question for a health check."""
+    import openai
+
+    client = openai.OpenAI(base_url=base_url, api_key=key or PLACEHOLDER_KEY, max_retries=0, timeout=timeout)
+    try:
+        return EndpointProbe(base_url, tuple(m.id for m in client.models.list()))
+    except openai.AuthenticationError:
+        return EndpointProbe(base_url, rejected_key=True)
+    except Exception as exc:  # any way of not answering (refused, timed out, not an API) is one finding
+        return EndpointProbe(base_url, failure=type(exc).__name__)

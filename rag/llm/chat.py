@@ -1,7 +1,7 @@
 """The chat model: llama-index's OpenAI-compatible client over the openai SDK.
 
-Streaming, the on-disk response cache and token/cost accounting; retries come
-from rag.endpoints. Works the same against OpenAI and any OpenAI-compatible
+Streaming and token/cost accounting; retries come from rag.endpoints, the on-disk
+response cache from rag.llm.cached (around any chat model). Works the same against OpenAI and any OpenAI-compatible
 server (Ollama, llama.cpp, vLLM, LM Studio).
 """
 
@@ -14,7 +14,6 @@ from typing import Any
 from rag.config import CitationProtocol, Settings
 from rag.endpoints import OPENAI_BASE_URL, PLACEHOLDER_KEY, explain, retry_policy
 from rag.errors import LLMError, RagError, SchemaRefusedError
-from rag.llm.cache import ResponseCache, cache_key
 from rag.llm.capabilities import EndpointMemory
 from rag.llm.pricing import cost
 from rag.llm.types import (
@@ -42,7 +41,6 @@ class OpenAICompatibleChat:
     def __init__(
         self,
         settings: Settings,
-        cache: ResponseCache | None,
         memory: EndpointMemory | None = None,
         identity: str | None = None,
         connect: Callable[[], Endpoint] | None = None,
@@ -73,7 +71,6 @@ class OpenAICompatibleChat:
         self.settings = settings
         self.name = settings.llm_model
         self.identity = identity or self.base_url
-        self.cache = cache
         self.memory = memory
         self._connect: Callable[[], Endpoint] = connect
         self._activity = activity
@@ -112,27 +109,12 @@ class OpenAICompatibleChat:
         self._client.max_tokens = max_tokens  # one request at a time per client: a Context builds one per command
         return self._client
 
-    def _max_tokens(self, asked: int | None) -> int:
-        """The answer's token limit: what the writer asked for (a short answer needs fewer), within the setting."""
-        return min(asked, self.settings.llm_max_tokens) if asked else self.settings.llm_max_tokens
-
     @property
     def accepts_schema(self) -> bool:
         protocol = self.settings.llm_citations
         if protocol is CitationProtocol.AUTO:
             return self.memory is None or self.memory.accepts_schema(self.identity, self.name)
         return protocol is CitationProtocol.JSON
-
-    def _key(self, system: str, user: str, schema: JsonSchema | None, max_tokens: int) -> str:
-        return cache_key(
-            model=self.name,
-            base_url=self.identity,
-            temperature=self.settings.llm_temperature,
-            max_tokens=max_tokens,
-            system=system,
-            user=user,
-            schema=schema,
-        )
 
     def complete(
         self,
@@ -145,20 +127,11 @@ class OpenAICompatibleChat:
         max_tokens: int | None = None,
         checking: bool = False,
     ) -> Completion:
-        limit = self._max_tokens(max_tokens)
-        key = self._key(system, user, schema, limit)
-        if self.cache is not None and (hit := self.cache.get(key)) is not None:
-            if on_token:
-                on_token(hit.text)
-            hit.usage = Usage(hit.usage.prompt_tokens, hit.usage.completion_tokens, 1, 1, hit.usage.estimated, 0.0)
-            return hit
+        limit = self.settings.llm_token_limit(max_tokens)
         try:
-            completion = self._stream(system, user, on_token, schema, watch, limit, checking)
+            return self._stream(system, user, on_token, schema, watch, limit, checking)
         finally:
             self._report(None)  # answered, cut short or failed: the model is done with this request
-        if self.cache is not None:
-            self.cache.put(key, completion)  # only whole answers reach this line
-        return completion
 
     def _refused(self, exc: Exception, schema: JsonSchema | None) -> SchemaRefusedError | None:
         """The error as a refusal of structured output, remembered for this endpoint; None if it is another error."""

@@ -8,11 +8,8 @@ closer, a chat model that answers like a model) instead of patching modules.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rag.config import Settings
 from rag.embed.cached import CachedEmbedder
@@ -25,9 +22,6 @@ from rag.index.opener import Opener
 from rag.index.session import LibrarySession
 from rag.index.storage import backend_for
 from rag.llm.types import Activity, ChatModel
-
-if TYPE_CHECKING:
-    from rag.llm.chat import Endpoint
 from rag.records import Notify, ProgressFn, silent
 from rag.services.judges import warn_small_judge
 from rag.services.requests import WritingOptions
@@ -86,56 +80,21 @@ class Context:
     def chat_model(self, options: WritingOptions) -> ChatModel | None:
         """The model a writing command uses, or None (extractive). Config errors surface here, first."""
         settings = self.settings
-        identity = None  # the endpoint's name in the cache and capability memory: its URL, unless that changes
-        connect = None
-        if options.use_llm and self.chat is None and (gguf := settings.llm_gguf) is not None:
-            settings, connect = self._local_model(settings, gguf)
-            identity = f"gguf:{gguf.resolve()}"
-        if options.use_llm and settings.llm_base_url and not settings.llm_enabled and self.chat is None:
+        wanted = options.use_llm and (self.chat is not None or settings.llm_enabled or settings.llm_gguf is not None)
+        no_model = not settings.llm_enabled and settings.llm_gguf is None and self.chat is None
+        if options.use_llm and settings.llm_base_url and no_model:
             raise InputError(f"a base URL ({settings.llm_base_url}) but no model: set RAG_LLM_MODEL or pass --model")
-        if not options.use_llm or (not settings.llm_enabled and self.chat is None):
+        if not wanted:
             if options.verify_llm:
                 raise InputError("--verify llm needs a model; set RAG_LLM_MODEL or pass --model")
             return None
         if self.chat is not None:
             return self.chat
-        from rag.llm.cache import ResponseCache
-        from rag.llm.capabilities import EndpointMemory
-        from rag.llm.chat import OpenAICompatibleChat
+        from rag.llm.providers import ChatPlaces, chat_model
 
         layout = self.storage().layout
-        cache = ResponseCache(layout.llm_cache) if options.cache and settings.llm_cache else None
-        memory = EndpointMemory(layout.endpoint_capabilities)
-        model = OpenAICompatibleChat(settings, cache, memory, identity, connect, self.activity)
+        answers = layout.llm_cache if options.cache and settings.llm_cache else None
+        model = chat_model(settings, ChatPlaces(answers, layout.endpoint_capabilities), self.activity, self.notify)
         if options.verify_llm:
             warn_small_judge(self.settings, model.name, layout.judge_figures, self.notify)
         return model
-
-    def _local_model(self, settings: Settings, gguf: Path) -> tuple[Settings, Callable[[], Endpoint]]:
-        """Settings for the usual client with an in-process llama.cpp serving ``gguf``, and how to start it: the
-        file is checked now, the model is loaded by the first request (an answer from the cache never loads it;
-        a process that asks again reuses the server it started, rag.llm.gguf keeps one per file)."""
-        if settings.llm_base_url:
-            raise InputError(
-                f"both a GGUF file ({gguf}) and a base URL ({settings.llm_base_url}) are set: pick one "
-                "(unset RAG_LLM_BASE_URL / drop --base-url, or unset RAG_LLM_GGUF / drop --gguf)"
-            )
-        from rag.llm import gguf as local
-        from rag.llm.threads import choose
-
-        path = local.check_gguf(gguf)
-        threads, notify = choose(settings.llm_threads), self.notify
-
-        def connect() -> Endpoint:
-            server = local.start(path, threads=threads, notify=notify)
-            return server.base_url, server.api_key
-
-        # The file is the model, whatever RAG_LLM_MODEL names; the key is the server's own, never a user's.
-        local_settings = settings.model_copy(
-            update={
-                "llm_model": local.model_name(path),
-                "llm_api_key": None,
-                "llm_context_tokens": min(settings.llm_context_tokens, local.source_budget(settings.llm_max_tokens)),
-            }
-        )
-        return local_settings, connect
