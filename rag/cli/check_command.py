@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rag.cli.options import AsJson, BaseUrl, Gguf, Model, NoCache, NoLog, Verify, VerifyOption
+from rag.cli.options import AsJson, BaseUrl, Gguf, Model, NoCache, NoLog, Verify, VerifyOption, model_overrides
 from rag.cli.runtime import context, emit, handle_errors_as_usage, progress_bar, silence_stdout
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ def check(
         cache=not no_cache,
         log=not no_log,
     )
-    overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
+    overrides = model_overrides(model, base_url, gguf)
     bar = progress_bar(progress_after=PROGRESS_AFTER_SECONDS, model_line=not as_json)
     with context(bar=bar, **overrides) as ctx:
         report = core_check(ctx, request)

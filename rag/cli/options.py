@@ -119,6 +119,13 @@ Gguf = Annotated[
         "says what the model is doing [env: RAG_LLM_GGUF].",
     ),
 ]
+
+
+def model_overrides(model: str | None, base_url: str | None, gguf: Path | None) -> dict[str, object]:
+    """--model, --base-url and --gguf as the settings they override (None: not given, the setting stands)."""
+    return {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
+
+
 NoLlm = Annotated[bool, typer.Option("--no-llm", help="Do not call a model: quotes, or the papers' own sentences.")]
 NoLog = Annotated[bool, typer.Option("--no-log", help="Do not keep this in `rag log` (RAG_LOG=false: never).")]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Ask the model again instead of reusing a cached answer.")]

@@ -29,6 +29,7 @@ from rag.cli.options import (
     Verify,
     VerifyOption,
     from_stdin,
+    model_overrides,
     search_request,
 )
 from rag.cli.runtime import context, emit, handle_errors, print_json, progress_bar, stdout_console
@@ -160,7 +161,7 @@ def ask(
     from rag.services.writing import ask as core_ask
 
     request = search_request(question, top_k, since, until, lists, "question")
-    overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
+    overrides = model_overrides(model, base_url, gguf)
     answer = _write(core_ask, request, _options(no_llm, no_cache, verify, no_log, long), overrides, as_json, stream)
     _show_answer(as_json, answer, evidence)
 
@@ -197,7 +198,7 @@ def summarize(
     from rag.services.writing import summarize as core_summarize
 
     request = SummaryRequest(from_stdin(query, "topic") if query else None, lists or [], max_papers)
-    overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
+    overrides = model_overrides(model, base_url, gguf)
     answer = _write(core_summarize, request, _options(no_llm, no_cache, verify, no_log), overrides, as_json, stream)
     _show_answer(as_json, answer, evidence)
 
@@ -237,7 +238,7 @@ def draft(
     from rag.services.requests import DraftRequest
 
     request = DraftRequest(from_stdin(topic, "topic"), cite or [], max_papers, output_format, bib)
-    overrides = {"llm_model": model, "llm_base_url": base_url, "llm_gguf": gguf}
+    overrides = model_overrides(model, base_url, gguf)
     result = _write(core_draft, request, _options(no_llm, no_cache, verify, no_log), overrides, as_json, stream)
     if as_json:
         print_json(draft_json(result))
