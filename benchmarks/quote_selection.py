@@ -14,7 +14,7 @@ quote (rag.writing.evidence_sentences: the selector's best sentence, and the run
 high). The selector was fitted on these pairs, so in-sample numbers flatter it: the CV rows refit it in grouped
 5-fold CV by claim (the folds of benchmarks/support_check.py), so every claim is scored by a selector that never
 saw it; those are the numbers to compare with the goal (>= 75%). Sentence vectors are cached as in
-benchmarks/support_check.py (the first run embeds ~8k sentences, minutes on 2 cores). """
+benchmarks/support_check.py (the first run embeds ~8k sentences, minutes on 2 cores)."""
 
 from __future__ import annotations
 
