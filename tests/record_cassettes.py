@@ -31,11 +31,8 @@ from typing import Any
 import httpx
 
 from rag.config import Settings, load_settings
-from rag.services.context import Context
-from rag.services.drafting import draft
-from rag.services.requests import DraftRequest, SearchRequest, SummaryRequest, WritingOptions
-from rag.services.writing import ask, summarize
-from rag.writing.answer import Answer
+from rag.services import Context, DraftRequest, SearchRequest, SummaryRequest, WritingOptions, ask, draft, summarize
+from rag.writing import Answer
 
 CASSETTES = Path(__file__).resolve().parent / "cassettes"
 RECORDING_MAX_TOKENS = 300  # the real model loops until the limit; a shorter limit keeps cassettes small
@@ -52,7 +49,7 @@ SCENARIOS: dict[str, Scenario] = {
 def _upstream() -> tuple[str, str, str]:
     """(base URL, key, model) of the endpoint to record from."""
     if gguf := os.environ.get("UPSTREAM_GGUF"):
-        from rag.llm.gguf import start
+        from rag.llm import start
 
         local = start(Path(gguf))
         return local.base_url, local.api_key, local.model

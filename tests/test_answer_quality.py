@@ -20,15 +20,17 @@ from typer.testing import CliRunner
 
 from rag.cli import app
 from rag.config import load_settings
-from rag.formats.latex import to_latex
-from rag.formats.pandoc import to_pandoc
-from rag.services.context import Context
-from rag.services.drafting import draft
-from rag.services.requests import DraftRequest, SearchRequest, WritingOptions
-from rag.services.writing import ask
-from rag.writing.answer import AnswerMode, Support
-from rag.writing.degenerate import first_occurrences, fragment_reason, restates_title
-from rag.writing.discrepancies import SourceFacts, missing_facts
+from rag.formats import to_latex, to_pandoc
+from rag.services import Context, DraftRequest, SearchRequest, WritingOptions, ask, draft
+from rag.writing import (
+    AnswerMode,
+    SourceFacts,
+    Support,
+    first_occurrences,
+    fragment_reason,
+    missing_facts,
+    restates_title,
+)
 
 pytestmark = needs_model
 runner = CliRunner()
@@ -129,7 +131,7 @@ def test_a_title_restated_is_not_a_finding() -> None:
 
 
 def test_a_json_reply_cut_before_its_sources_gives_its_texts_not_its_braces() -> None:
-    from rag.writing.structured import parse_structured
+    from rag.writing import parse_structured
 
     cut = '{\n  "sentences": [\n    {\n      "text": "Dry electrodes record EEG without gel. They are quick.",\n'
     (sentence,) = parse_structured(cut) or []
@@ -269,8 +271,7 @@ def test_checked_sentences_stream_as_json_lines(seeded: Path, fake: FakeOpenAI) 
 def test_a_cached_answer_never_starts_the_local_model(
     seeded: Path, fake: FakeOpenAI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rag.llm import gguf
-    from rag.llm.threads import Threads
+    from rag.llm import Threads, gguf
 
     model_file = tmp_path / "tiny.gguf"
     model_file.write_bytes(gguf.GGUF_MAGIC + bytes(16))
@@ -379,7 +380,7 @@ def test_search_json_has_a_relevance_for_every_hit(seeded: Path) -> None:
 def test_doctor_says_a_small_model_is_small(seeded: Path) -> None:
     from conftest import TEST_GGUF
 
-    from rag.llm.gguf import parameters_in_name
+    from rag.llm import parameters_in_name
 
     assert parameters_in_name("llama3.2:1b") == 1e9 and parameters_in_name("gpt-4o-mini") is None
     if TEST_GGUF is None or not TEST_GGUF.is_file():
@@ -398,9 +399,9 @@ def test_a_summary_without_model_never_cites_a_title_only_paper_as_a_finding(tmp
 
 
 def test_markdown_carries_more_from_the_papers_and_related_papers() -> None:
-    from rag.formats.markdown import to_markdown
+    from rag.formats import to_markdown
     from rag.records import Paper
-    from rag.writing.answer import Answer, Citation
+    from rag.writing import Answer, Citation
 
     cited, quoted = Paper("a", "A.", title="Cited", citekey="a"), Paper("b", "B.", title="Quoted", citekey="b")
     title_only = Paper("c", "Only a title", title="Only a title", citekey="c", no_abstract=True)

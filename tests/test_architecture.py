@@ -14,10 +14,8 @@ from conftest import REPO
 from typer.testing import CliRunner
 
 from rag.cli import app
-from rag.corpus.exports.bibtex import parse_bibtex
-from rag.corpus.file_formats import FORMATS
-from rag.corpus.readers import READERS
-from rag.formats.csl import csl_type
+from rag.corpus import FORMATS, READERS, parse_bibtex
+from rag.formats import csl_type
 from rag.records import DESCRIPTIVE_FIELDS, STRING_LIST_FIELDS, TEXT_FIELDS, VENUE_FIELDS, Paper
 
 PACKAGE = REPO / "rag"

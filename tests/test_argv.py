@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rag.cli.argv import hoist_global_options
+from rag.cli import hoist_global_options
 
 COMMANDS = ("search", "ask")
 

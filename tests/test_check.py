@@ -14,10 +14,7 @@ from typer.testing import CliRunner
 
 from rag.cli import app
 from rag.errors import InputError
-from rag.manuscripts.latex import read_latex
-from rag.manuscripts.pandoc import read_pandoc
-from rag.manuscripts.reading import read_file
-from rag.manuscripts.sentences import split_sentences
+from rag.manuscripts import read_file, read_latex, read_pandoc, split_sentences
 
 runner = CliRunner()
 

@@ -19,10 +19,8 @@ from typer.testing import CliRunner
 
 from rag.cli import app
 from rag.config import load_settings
-from rag.services.context import Context
-from rag.services.requests import SearchRequest, WritingOptions
-from rag.services.writing import ask
-from rag.writing.answer import AnswerMode, Support
+from rag.services import Context, SearchRequest, WritingOptions, ask
+from rag.writing import AnswerMode, Support
 
 # The replies cite sources by their number in the real model's ranking of the heterogeneous-GPU question.
 pytestmark = needs_model

@@ -7,10 +7,16 @@ from pathlib import Path
 import pytest
 from pdf_fixture import write_pdf
 
-from rag.corpus.cleaning import clean_prose, clean_title, join_broken_words, strip_copyright
-from rag.corpus.loader import load_paths
-from rag.corpus.pdf.document import parse_pdf
-from rag.corpus.pdf.page_cleaning import is_heading_line, strip_furniture
+from rag.corpus import (
+    clean_prose,
+    clean_title,
+    is_heading_line,
+    join_broken_words,
+    load_paths,
+    parse_pdf,
+    strip_copyright,
+    strip_furniture,
+)
 
 
 @pytest.mark.parametrize(

@@ -119,11 +119,11 @@ def test_hostile_text_is_shown_literally(tmp_path: Path) -> None:
 def test_show_says_a_title_only_paper_has_no_abstract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from rich.console import Console
 
-    from rag.cli.render import render_paper
-    from rag.formats.details import NO_ABSTRACT
-    from rag.mcp_server.payloads import show_text
+    from rag.cli import render_paper
+    from rag.formats import NO_ABSTRACT
+    from rag.mcp_server import show_text
     from rag.records import Paper
-    from rag.services.results import PaperView
+    from rag.services import PaperView
 
     monkeypatch.setenv("RAG_EMBED_MODEL", "none")
     (tmp_path / "books.bib").write_text("@book{roe1999, title={Scheduling Clusters by Hand}, author={Roe, Ann}}\n")

@@ -94,7 +94,7 @@ def test_a_data_dir_that_is_a_file_fails_with_the_fix(tmp_path: Path) -> None:
 @needs_model
 def test_papers_without_vectors_are_reported(seeded: Path) -> None:
     from rag.config import load_settings
-    from rag.index.chroma import VectorStore, connect
+    from rag.index import VectorStore, connect
 
     store = VectorStore(connect(seeded, None), "papers", NEW_VECTORS)
     store.collection.delete(ids=store.collection.get(limit=10)["ids"])  # as if an ingest died before them
@@ -121,7 +121,7 @@ def test_doctor_leaves_every_file_as_it_was(seeded: Path) -> None:
 
 @needs_model  # without the model there is no Chroma database to damage
 def test_a_damaged_chroma_database_is_a_finding_with_the_fix(seeded: Path) -> None:
-    from rag.index.layout import DataDir
+    from rag.index import DataDir
 
     DataDir(seeded).chroma_db.write_bytes(b"not a database" * 100)
     result = runner.invoke(app, ["doctor"])

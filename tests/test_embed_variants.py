@@ -17,14 +17,20 @@ from typer.testing import CliRunner
 
 from rag.cli import app
 from rag.config import EmbedVariant, load_settings
-from rag.embed.builds import NEW_LIBRARY_VARIANT, build_name, int8_cache_dir, int8_model
-from rag.embed.onnx import MODEL_FILES, OnnxMiniLM, model_files_dir
+from rag.embed import (
+    MODEL_FILES,
+    NEW_LIBRARY_VARIANT,
+    OnnxMiniLM,
+    build_name,
+    int8_cache_dir,
+    int8_model,
+    model_files_dir,
+)
 from rag.errors import EmbeddingMismatchError, InputError
-from rag.index.chroma import VectorStore, connect
+from rag.index import VectorStore, connect
+from rag.services import Context, SearchRequest
 from rag.services import ingest as ingest_service
 from rag.services import read as read_service
-from rag.services.context import Context
-from rag.services.requests import SearchRequest
 
 runner = CliRunner()
 FP32 = build_name(EmbedVariant.FP32)

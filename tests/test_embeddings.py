@@ -10,9 +10,8 @@ import pytest
 from conftest import MODEL_DIR, SEEDS, needs_model
 
 from rag.config import load_settings
-from rag.corpus.loader import load_paths
-from rag.embed.choice import choose_embedder
-from rag.embed.onnx import OnnxMiniLM, model_files_dir
+from rag.corpus import load_paths
+from rag.embed import OnnxMiniLM, choose_embedder, model_files_dir
 
 PARITY_COSINE = 0.9999
 
@@ -90,7 +89,7 @@ def test_a_words_only_library_gets_its_vectors_from_the_first_command_that_finds
     from typer.testing import CliRunner
 
     from rag.cli import app
-    from rag.index.opener import READER_SYNC_LIMIT
+    from rag.index import READER_SYNC_LIMIT
 
     runner = CliRunner()
     count = READER_SYNC_LIMIT + 6
@@ -113,7 +112,7 @@ def test_a_words_only_library_gets_its_vectors_from_the_first_command_that_finds
 
 
 def test_vectors_kept_on_disk_are_reused_and_a_damaged_cache_is_done_without(tmp_path: Path) -> None:
-    from rag.embed.disk_cache import DiskCachedEmbedder
+    from rag.embed import DiskCachedEmbedder
 
     class Counting:
         name = "words"

@@ -12,11 +12,10 @@ from typer.testing import CliRunner
 
 from rag.config import load_settings
 from rag.errors import InputError
-from rag.evaluation.beir import load_beir
+from rag.evaluation import load_beir
 from rag.records import Method
+from rag.services import Context, EvalRequest
 from rag.services import evaluation as evaluation_service
-from rag.services.context import Context
-from rag.services.requests import EvalRequest
 
 runner = CliRunner()
 DEV = REPO / "eval" / "dev_questions.jsonl"  # the labelled questions ship with the repository

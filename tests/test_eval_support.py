@@ -11,7 +11,7 @@ from fake_openai import FakeOpenAI, Reply
 from typer.testing import CliRunner
 
 from rag.cli import app
-from rag.evaluation.support import roc_auc, wilson
+from rag.evaluation import roc_auc, wilson
 
 runner = CliRunner()
 ABSTRACT = (

@@ -11,10 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.corpus.identity import surname
-from rag.corpus.latex import latex_to_text
-from rag.corpus.loader import load_paths
-from rag.corpus.names import split_names, split_run_together
+from rag.corpus import latex_to_text, load_paths, split_names, split_run_together, surname
 from rag.records import Paper
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"

@@ -22,22 +22,27 @@ from typer.testing import CliRunner
 
 from rag.cli import app
 from rag.config import load_settings
-from rag.formats.latex import to_latex
-from rag.formats.markdown import to_markdown
-from rag.formats.pandoc import to_pandoc
+from rag.formats import to_latex, to_markdown, to_pandoc
 from rag.records import Paper
-from rag.services.context import Context
-from rag.services.drafting import draft
-from rag.services.requests import DraftRequest, WritingOptions
+from rag.services import Context, DraftRequest, WritingOptions, draft
 from rag.text import tokenize
-from rag.writing.alignment import content_words
-from rag.writing.answer import Answer, AnswerMode, Citation, CitedSentence
-from rag.writing.citations import CITATION_GROUP
-from rag.writing.in_text import mark_in_text, split_marked
-from rag.writing.sources import source_block
-from rag.writing.subjects import name_vague_subject
-from rag.writing.theme_sentence import theme_sentences
-from rag.writing.voice import Voice, in_text_label, third_person, turn
+from rag.writing import (
+    CITATION_GROUP,
+    Answer,
+    AnswerMode,
+    Citation,
+    CitedSentence,
+    Voice,
+    content_words,
+    in_text_label,
+    mark_in_text,
+    name_vague_subject,
+    source_block,
+    split_marked,
+    theme_sentences,
+    third_person,
+    turn,
+)
 
 runner = CliRunner()
 

@@ -17,12 +17,23 @@ from fake_openai import FakeOpenAI, Reply
 from typer.testing import CliRunner
 
 from rag.cli import app
-from rag.llm.types import Completion, Usage
+from rag.llm import Completion, Usage
 from rag.records import Paper
-from rag.writing.alignment import best_aligned, changes, windows
-from rag.writing.answer import Support
-from rag.writing.checking import REVERSED, UNSTATED, check_reply
-from rag.writing.discrepancies import FindingKind, NumberTable, SourceFacts, missing_facts, name_mentions, numbers_in
+from rag.writing import (
+    REVERSED,
+    UNSTATED,
+    FindingKind,
+    NumberTable,
+    SourceFacts,
+    Support,
+    best_aligned,
+    changes,
+    check_reply,
+    missing_facts,
+    name_mentions,
+    numbers_in,
+    windows,
+)
 
 runner = CliRunner()
 COHORT = Paper(

@@ -11,11 +11,11 @@ from typer.testing import CliRunner
 
 from rag.cli import app
 from rag.config import load_settings
-from rag.corpus.loader import load_paths
+from rag.corpus import load_paths
 from rag.errors import InputError
+from rag.services import Context
 from rag.services import ingest as ingest_service
 from rag.services import read as read_service
-from rag.services.context import Context
 
 runner = CliRunner()
 

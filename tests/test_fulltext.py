@@ -13,16 +13,13 @@ from typer.testing import CliRunner
 
 from rag.cli import app
 from rag.config import load_settings
-from rag.corpus.loader import load_paths
-from rag.index.hybrid import HybridRetriever, LocalUnits
-from rag.index.units import split_unit_id, units_of
+from rag.corpus import load_paths
+from rag.index import HybridRetriever, LocalUnits, split_unit_id, units_of
 from rag.records import Method, Paper, Passage
+from rag.services import Context, SearchRequest, WritingOptions, ask
 from rag.services import ingest as ingest_service
 from rag.services import read as read_service
-from rag.services.context import Context
-from rag.services.requests import SearchRequest, WritingOptions
-from rag.services.writing import ask
-from rag.writing.answer import Support
+from rag.writing import Support
 
 runner = CliRunner()
 TITLE = "Placing Pipelines on Mixed GPUs"

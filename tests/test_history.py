@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from rag.cli import app
-from rag.index.history import History
+from rag.index import History
 from rag.records import LogEntry
 
 runner = CliRunner()

@@ -14,12 +14,11 @@ from typer.testing import CliRunner
 
 from rag.cli import app
 from rag.config import load_settings
-from rag.formats.bibtex import bibtex_entry
-from rag.formats.csl import csl_item
+from rag.formats import bibtex_entry, csl_item
 from rag.records import Paper
+from rag.services import Context
 from rag.services import ingest as ingest_service
 from rag.services import read as read_service
-from rag.services.context import Context
 
 runner = CliRunner()
 ABSTRACT = "We study how emergent languages generalize when agents must communicate about compositional inputs."

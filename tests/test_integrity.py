@@ -14,8 +14,7 @@ from pathlib import Path
 
 from conftest import needs_model
 
-from rag.index.layout import CATALOG_FILE, CHROMA_SUBDIR
-from rag.index.session import SYNC_CHUNK
+from rag.index import CATALOG_FILE, CHROMA_SUBDIR, SYNC_CHUNK
 
 RAG = [sys.executable, "-m", "rag"]
 DOCUMENTS = 1000

@@ -12,11 +12,9 @@ from watched_backends import UNFLUSHED, NoWholeRead, Unflushed
 
 from rag.config import load_settings
 from rag.errors import StoreError
-from rag.index.layout import CATALOG_FILE
-from rag.services import manage
+from rag.index import CATALOG_FILE
+from rag.services import Context, SearchRequest, manage
 from rag.services import read as read_service
-from rag.services.context import Context
-from rag.services.requests import SearchRequest
 
 pytestmark = needs_model
 QUESTION = "which works target heterogeneous GPUs?"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rag.index.bm25 import FINGERPRINT_FILE, MIN_CACHED_DOCUMENTS, LexicalIndex, load_or_build
+from rag.index import FINGERPRINT_FILE, MIN_CACHED_DOCUMENTS, LexicalIndex, load_or_build
 from rag.text import tokenize
 
 WORDS = [

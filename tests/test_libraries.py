@@ -94,10 +94,8 @@ def test_first_runs_started_one_after_another_wait_for_the_seeding_instead_of_ra
 def test_the_storage_backend_is_a_seam_a_context_can_be_given(tmp_path: Path, no_model: Path) -> None:
     """Context builds its backend from the settings unless one is given; every command then uses that one."""
     from rag.config import load_settings
-    from rag.index.backend import EmbeddedBackend
-    from rag.index.layout import DataDir
-    from rag.services.context import Context
-    from rag.services.read import papers
+    from rag.index import DataDir, EmbeddedBackend
+    from rag.services import Context, papers
 
     elsewhere = DataDir(tmp_path / "elsewhere")
     settings = load_settings()

@@ -11,18 +11,13 @@ import pytest
 from conftest import MODEL_DIR, NEW_VECTORS, SEEDS, needs_model
 
 from rag.config import load_settings
-from rag.embed.choice import EmbedderChoice
-from rag.embed.onnx import MODEL_FILES, OnnxMiniLM, model_files_dir
-from rag.embed.types import Vectors
+from rag.embed import MODEL_FILES, EmbedderChoice, OnnxMiniLM, Vectors, model_files_dir
 from rag.errors import EmbeddingMismatchError, InputError, NotFoundError, StoreBusyError, StoreError
-from rag.index.chroma import EMBED_MODEL_KEY, VectorStore, connect
-from rag.index.layout import CATALOG_FILE, CHROMA_SUBDIR
-from rag.index.lock import data_dir_lock
+from rag.index import CATALOG_FILE, CHROMA_SUBDIR, EMBED_MODEL_KEY, VectorStore, connect, data_dir_lock
 from rag.records import ProgressFn
+from rag.services import Context, SearchRequest
 from rag.services import ingest as ingest_service
 from rag.services import read as read_service
-from rag.services.context import Context
-from rag.services.requests import SearchRequest
 
 
 class CountingEmbedder:

@@ -16,13 +16,10 @@ from rag.cli import app
 from rag.config import load_settings
 from rag.errors import LLMError, PromptError
 from rag.index.layout import LLM_CACHE_DIR as CACHE_DIR
-from rag.llm.pricing import cost
-from rag.llm.prompts import PLACEHOLDERS, check, load_prompt
+from rag.llm import PLACEHOLDERS, check, cost, load_prompt
+from rag.services import Context, SearchRequest, SummaryRequest, WritingOptions, ask, summarize
 from rag.services import read as read_service
-from rag.services.context import Context
-from rag.services.requests import SearchRequest, SummaryRequest, WritingOptions
-from rag.services.writing import ask, summarize
-from rag.writing.answer import AnswerMode
+from rag.writing import AnswerMode
 
 runner = CliRunner()
 NO_CACHE = WritingOptions(cache=False)
@@ -294,7 +291,7 @@ def test_embeddings_endpoint_gets_its_own_collection(tmp_path: Path, fake: FakeO
     hits = read_service.search(Context(settings), SearchRequest("heterogeneous GPU clusters", 3)).hits
     assert hits and hits[0].dense is not None
     assert fake.embedding_requests and fake.embedding_requests[0]["model"] == "nomic-embed-text"
-    from rag.index.chroma import connect
+    from rag.index import connect
 
     names = {c.name for c in connect(settings.data_dir, None).list_collections()}
     assert names == {"papers--nomic-embed-text"}, "endpoint vectors never share the local model's collection"
@@ -343,7 +340,7 @@ def test_a_bug_in_our_own_stream_callback_is_not_called_a_cut_stream(
 
     with pytest.raises(RenderingBug):
         ask(Context(model_settings(fake)), _question(), NO_CACHE, on_token=broken)
-    from rag.cli.writing import LiveText
+    from rag.cli import LiveText
 
     monkeypatch.setattr(LiveText, "sentence", lambda self, sentence, papers: broken(sentence.text))
     args = ["ask", HETEROGENEOUS_QUESTION, "--model", "test-model", "--base-url", fake.url, "--no-cache"]

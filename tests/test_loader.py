@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import SEEDS
 
-from rag.corpus.loader import load_paths
+from rag.corpus import load_paths
 from rag.errors import InputError
 
 SEED_FILE = SEEDS / "000_e22c73655386b99b.txt"
@@ -85,15 +85,14 @@ def test_reading_a_folder_reports_progress(tmp_path: Path) -> None:
 
 def test_a_huge_one_line_file_is_cut_to_bounded_abstract_and_key(tmp_path: Path) -> None:
     """A 20 MB line once became one paper with a 20-million-character citekey and slowed every search."""
-    from rag.corpus.identity import MAX_CITEKEY_CHARS
-    from rag.corpus.loader import MAX_ABSTRACT_CHARS
+    from rag.corpus import MAX_ABSTRACT_CHARS, MAX_CITEKEY_CHARS
 
     (tmp_path / "dump.txt").write_text("x" * 20_000_000 + "\n", encoding="utf-8")
     result = load_paths([tmp_path / "dump.txt"])
     (paper,) = result.papers.values()
     assert len(paper.text) == MAX_ABSTRACT_CHARS + 1 and paper.text.endswith("…") and paper.truncated
     assert "dump.txt#1: abstract of 20,000,000 characters cut to 20,000" in result.warnings
-    from rag.corpus.identity import assign_citekeys
+    from rag.corpus import assign_citekeys
 
     assign_citekeys([paper])
     assert len(paper.citekey) <= MAX_CITEKEY_CHARS

@@ -22,8 +22,7 @@ from conftest import HETEROGENEOUS_QUESTION
 from typer.testing import CliRunner
 
 from rag.cli import app
-from rag.llm import gguf
-from rag.llm.gguf import LocalModel
+from rag.llm import LocalModel, gguf
 
 runner = CliRunner()
 ASK_MODES = {"llm", "extractive", "insufficient_evidence"}
@@ -117,10 +116,7 @@ def test_ask_in_a_fresh_process_says_one_line(local_model: LocalModel, seeded: P
 @pytest.mark.local_model
 def test_ask_through_context(local_model: LocalModel, seeded: Path) -> None:
     from rag.config import load_settings
-    from rag.services.context import Context
-    from rag.services.contracts import answer_json
-    from rag.services.requests import SearchRequest, WritingOptions
-    from rag.services.writing import ask
+    from rag.services import Context, SearchRequest, WritingOptions, answer_json, ask
 
     ctx = Context(load_settings(llm_gguf=local_model.path))
     options = WritingOptions(use_llm=True, long=False, verify_llm=False, cache=False)
@@ -237,7 +233,7 @@ def test_gguf_that_llama_cpp_cannot_load(seeded: Path, tmp_path: Path) -> None:
 @pytest.mark.local_model
 def test_shown_sentences_are_whole_new_and_about_the_question(local_model: LocalModel, seeded: Path) -> None:
     """Whatever SmolLM2 writes, what is shown as its answer is whole sentences, no title, no near-repeat."""
-    from rag.writing.degenerate import first_occurrences, fragment_reason, restates_title
+    from rag.writing import first_occurrences, fragment_reason, restates_title
 
     code, out, err = invoke("ask", HETEROGENEOUS_QUESTION, "--gguf", str(local_model.path), "--json", "--no-cache")
     assert code == 0, err
@@ -256,9 +252,7 @@ def test_shown_sentences_are_whole_new_and_about_the_question(local_model: Local
 def test_one_process_reuses_its_server_across_questions(local_model: LocalModel, seeded: Path) -> None:
     """The Python API and the MCP server ask many questions in one process: the model is loaded once."""
     from rag.config import load_settings
-    from rag.services.context import Context
-    from rag.services.requests import SearchRequest, WritingOptions
-    from rag.services.writing import ask
+    from rag.services import Context, SearchRequest, WritingOptions, ask
 
     heard: list[str] = []
     for question in (HETEROGENEOUS_QUESTION, "Which works address MoE training at scale?"):

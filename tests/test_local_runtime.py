@@ -17,12 +17,9 @@ from typing import TYPE_CHECKING
 import pytest
 from typer.testing import CliRunner
 
-from rag.cli import app
-from rag.cli.progress import ProgressBar
+from rag.cli import ProgressBar, app
 from rag.config import load_settings
-from rag.llm import gguf, threads
-from rag.llm.threads import MAX_WRITING_THREADS, Threads, choose
-from rag.llm.types import Doing
+from rag.llm import MAX_WRITING_THREADS, Doing, Threads, choose, gguf, threads
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -130,7 +127,7 @@ def test_a_stream_rag_cuts_short_is_hung_up_at_once() -> None:
 
     from fake_openai import FakeOpenAI, Reply
 
-    from rag.llm.chat import OpenAICompatibleChat
+    from rag.llm import OpenAICompatibleChat
 
     with FakeOpenAI() as fake:
         fake.play(Reply(text="All work and no play makes a dull model. " * 200))
@@ -236,9 +233,7 @@ def test_the_model_says_what_it_is_doing_through_the_context(seeded: Path) -> No
     from conftest import HETEROGENEOUS_QUESTION
     from fake_openai import FakeOpenAI, Reply
 
-    from rag.services.context import Context
-    from rag.services.requests import SearchRequest, WritingOptions
-    from rag.services.writing import ask
+    from rag.services import Context, SearchRequest, WritingOptions, ask
 
     heard: list[tuple[Doing | None, int]] = []
     with FakeOpenAI() as fake:
@@ -263,7 +258,7 @@ def test_an_answer_from_the_cache_and_a_failure_leave_the_model_idle(seeded: Pat
     from fake_openai import FakeOpenAI, Reply
 
     from rag.errors import LLMError
-    from rag.llm.chat import OpenAICompatibleChat
+    from rag.llm import OpenAICompatibleChat
 
     heard: list[tuple[Doing | None, int]] = []
     with FakeOpenAI() as fake:

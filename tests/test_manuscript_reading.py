@@ -12,10 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rag.manuscripts.citing import Context, Manuscript
-from rag.manuscripts.latex import read_latex
-from rag.manuscripts.pandoc import read_pandoc
-from rag.manuscripts.reading import ManuscriptFormat, guess_format, read_file, read_path, read_text
+from rag.manuscripts import (
+    Context,
+    Manuscript,
+    ManuscriptFormat,
+    guess_format,
+    read_file,
+    read_latex,
+    read_pandoc,
+    read_path,
+    read_text,
+)
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real" / "manuscripts"
 

@@ -16,19 +16,13 @@ from typer.testing import CliRunner
 
 from rag.cli import app
 from rag.config import load_settings
+from rag.mapping import LABEL_ALL_MAX, SCRIPT, LibraryMap, box_of, figure, project, render_html, render_png
 from rag.mapping import layout as mapping
-from rag.mapping.html import SCRIPT, render_html
-from rag.mapping.layout import LABEL_ALL_MAX, layout, project
-from rag.mapping.picture import LibraryMap
-from rag.mapping.png import box_of, figure, render_png
+from rag.mapping.layout import layout
 from rag.records import Paper
-from rag.services.context import Context
-from rag.services.mapping import build_map
+from rag.services import Context, MapRequest, SearchRequest, build_map, search
 from rag.services.read import papers as list_papers
-from rag.services.read import search
-from rag.services.requests import MapRequest, SearchRequest
-from rag.writing import outline
-from rag.writing.outline import group_papers, theme_names
+from rag.writing import group_papers, outline, theme_names
 
 runner = CliRunner()
 A4_MIN_WIDTH = 1500  # A4 at 150+ dpi

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from browser import Window, browser, missing
 
+from rag.mapping import LABEL_ALL_MAX, render_html
 from rag.mapping import layout as mapping
-from rag.mapping.html import render_html
-from rag.mapping.layout import LABEL_ALL_MAX, layout
+from rag.mapping.layout import layout
 from rag.records import Paper
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")

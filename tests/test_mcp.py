@@ -17,7 +17,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CallToolResult
 
-from rag.mcp_server.server import MAX_QUERY_CHARS
+from rag.mcp_server import MAX_QUERY_CHARS
 
 QUERY = "heterogeneous GPUs"
 # A query well past the limit, as a client pasting a whole document would send.

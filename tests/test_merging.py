@@ -7,11 +7,10 @@ import json
 from pathlib import Path
 
 from rag.config import load_settings
-from rag.formats.csl import csl_item
-from rag.formats.details import where_published
+from rag.formats import csl_item, where_published
 from rag.records import Paper
+from rag.services import Context
 from rag.services import ingest as ingest_service
-from rag.services.context import Context
 from rag.services.read import papers as list_papers
 
 TITLE = "Emergence of Language with Multi-agent Games: Learning to Communicate with Sequences of Symbols"

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import rag
 from rag.cli import app
 from rag.errors import InputError
-from rag.formats.registry import BIBLIOGRAPHIES, DOCUMENTS, bibliography_for, document_format
+from rag.formats import BIBLIOGRAPHIES, DOCUMENTS, bibliography_for, document_format
 
 runner = CliRunner()
 

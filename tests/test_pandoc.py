@@ -14,13 +14,11 @@ from fake_openai import FakeOpenAI, Reply
 from typer.testing import CliRunner
 
 from rag.cli import app
-from rag.corpus.exports.csljson import parse_csl_json
-from rag.corpus.loader import load_paths
+from rag.corpus import load_paths, parse_csl_json
 from rag.errors import InputError
-from rag.formats.csl import csl_item, csl_json, csl_name
-from rag.formats.pandoc import to_pandoc
+from rag.formats import csl_item, csl_json, csl_name, to_pandoc
 from rag.records import Paper
-from rag.writing.answer import Answer, AnswerMode, Citation
+from rag.writing import Answer, AnswerMode, Citation
 
 runner = CliRunner()
 PANDOC = shutil.which("pandoc")
@@ -296,7 +294,7 @@ def test_pandoc_draft_round_trip(seeded: Path, fake: FakeOpenAI, tmp_path: Path,
 
 def test_latex_and_pandoc_read_citation_runs_alike() -> None:
     """One walk over citation runs serves both writers: a range is every number in it, each once."""
-    from rag.formats.latex import to_latex
+    from rag.formats import to_latex
 
     papers = [Paper(id=f"p{i}", text="t", citekey=f"k{i}") for i in range(1, 4)]
     answer = Answer("q", "A & B [1-3]. C [2][3][2].", AnswerMode.LLM, [Citation(i, p) for i, p in enumerate(papers, 1)])

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 from pdf_fixture import write_pdf
 
-from rag.corpus.pdf.document import parse_pdf
-from rag.corpus.pdf.titles import from_file_name, is_junk_title
+from rag.corpus import from_file_name, is_junk_title, parse_pdf
 
 BODY = ["Ada Lovelace and Charles Babbage", "Abstract", "We study engines that compute numbers.", "Introduction"]
 BLOCK = ["Notes on the Analytical", "Engine and its Programs"]

@@ -28,24 +28,36 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from rag.cli.render import clean, render_answer, render_paper, render_search
+from rag.cli import clean, render_answer, render_paper, render_search
 from rag.config import load_settings
-from rag.corpus.loader import load_paths, read_text_file
-from rag.corpus.seeds import METADATA_COLUMNS, METADATA_FILE, parse_metadata, parse_seed_list, split_paragraphs
+from rag.corpus import (
+    METADATA_COLUMNS,
+    METADATA_FILE,
+    load_paths,
+    parse_metadata,
+    parse_seed_list,
+    read_text_file,
+    split_paragraphs,
+)
 from rag.errors import InputError, RagError
-from rag.evaluation.beir import load_beir
-from rag.evaluation.metrics import load_questions
-from rag.formats.bibtex import bibtex_entry
-from rag.formats.latex import latex_escape, to_latex
-from rag.index.bm25 import LexicalIndex
-from rag.llm.types import Completion, Usage
+from rag.evaluation import load_beir, load_questions
+from rag.formats import bibtex_entry, latex_escape, to_latex
+from rag.index import LexicalIndex
+from rag.llm import Completion, Usage
 from rag.records import Hit, Paper, SeedList
-from rag.services.results import PaperView, SearchResult
+from rag.services import PaperView, SearchResult
 from rag.text import tokenize
-from rag.writing.answer import Answer, AnswerMode, Citation
-from rag.writing.checking import check_reply
-from rag.writing.citations import CITATION_GROUP, expand, split_cited_sentences
-from rag.writing.sources import source_block, sources_text
+from rag.writing import (
+    CITATION_GROUP,
+    Answer,
+    AnswerMode,
+    Citation,
+    check_reply,
+    expand,
+    source_block,
+    sources_text,
+    split_cited_sentences,
+)
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FILES = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -704,7 +716,7 @@ page_text = st.lists(
 @FAST
 @given(st.lists(st.tuples(st.integers(1, 500), page_text), max_size=4))
 def test_passages_are_numbered_in_order_and_never_empty(pages: list[tuple[int, str]]) -> None:
-    from rag.corpus.pdf.passages import MIN_PASSAGE_WORDS, split_passages
+    from rag.corpus import MIN_PASSAGE_WORDS, split_passages
 
     passages = split_passages(pages)
     assert [p.n for p in passages] == list(range(1, len(passages) + 1))

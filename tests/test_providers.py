@@ -10,14 +10,27 @@ from pathlib import Path
 from conftest import SEEDS
 
 from rag.config import Settings, load_settings
-from rag.corpus.loader import load_paths
-from rag.llm.capabilities import EndpointMemory
-from rag.llm.providers import PROVIDERS, ChatPlaces, Level, OpenAICompatible, ProbeLine, chat_model, provider_for
-from rag.llm.types import Activity, ChatModel, Completion, JsonSchema, OnToken, StreamWatch, Usage
+from rag.corpus import load_paths
+from rag.llm import (
+    PROVIDERS,
+    Activity,
+    ChatModel,
+    ChatPlaces,
+    Completion,
+    EndpointMemory,
+    JsonSchema,
+    Level,
+    OnToken,
+    OpenAICompatible,
+    ProbeLine,
+    StreamWatch,
+    Usage,
+    chat_model,
+    provider_for,
+)
 from rag.records import Notify
 from rag.text import split_prose
-from rag.writing.answer import AnswerMode, Support
-from rag.writing.generation import Composer
+from rag.writing import AnswerMode, Composer, Support
 
 _SOURCE = re.compile(r'<source n="(\d+)">\n(?:[A-Z][a-z]+: .*\n)*(?P<text>.*?)\n</source>', re.DOTALL)
 

@@ -6,11 +6,9 @@ from __future__ import annotations
 import pytest
 from conftest import MODEL_DIR, needs_model
 
-from rag.embed.onnx import OnnxMiniLM, model_files_dir
+from rag.embed import OnnxMiniLM, model_files_dir
 from rag.records import Hit, Paper
-from rag.writing.answer import AnswerMode
-from rag.writing.evidence_sentences import leans_back, self_standing
-from rag.writing.extractive import extractive_answer
+from rag.writing import AnswerMode, extractive_answer, leans_back, self_standing
 
 MAPREDUCE = Paper(
     "mr",

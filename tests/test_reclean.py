@@ -12,12 +12,10 @@ from typer.testing import CliRunner
 
 from rag.cli import app
 from rag.config import load_settings
-from rag.corpus.cleaning import CLEANER_VERSION
-from rag.corpus.identity import content_id
-from rag.corpus.recleaning import clean_again
-from rag.index.catalog import CLEANER_MARK, cleaner_of
+from rag.corpus import CLEANER_VERSION, clean_again, content_id
+from rag.index import CLEANER_MARK, cleaner_of
 from rag.records import Paper, Passage
-from rag.services.context import Context
+from rag.services import Context
 
 runner = CliRunner()
 CLEAN = "We study the communication of flows in networks. The results are good."

@@ -15,11 +15,10 @@ from zotero_fixture import ZoteroFixture
 
 from rag.cli import app
 from rag.config import load_settings
-from rag.formats.registry import BIBLIOGRAPHIES
+from rag.formats import BIBLIOGRAPHIES
 from rag.records import Paper
+from rag.services import Context, manage
 from rag.services import ingest as ingest_service
-from rag.services import manage
-from rag.services.context import Context
 from rag.services.read import papers as list_papers
 
 runner = CliRunner()

@@ -7,11 +7,9 @@ from pathlib import Path
 import pytest
 from conftest import SEEDS
 
-from rag.corpus.identity import content_id
-from rag.corpus.loader import load_paths
-from rag.corpus.seeds import parse_metadata, parse_seed_list
+from rag.corpus import content_id, load_paths, parse_metadata, parse_seed_list
 from rag.errors import InputError
-from rag.index.catalog import Catalog
+from rag.index import Catalog
 from rag.resources import seeds_dir
 
 

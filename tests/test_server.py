@@ -17,10 +17,9 @@ from watched_backends import CountingServer
 
 from rag.config import load_settings
 from rag.errors import NotFoundError, StoreError
+from rag.services import Context, SearchRequest
 from rag.services import ingest as ingest_service
 from rag.services import read as read_service
-from rag.services.context import Context
-from rag.services.requests import SearchRequest
 
 pytestmark = [pytest.mark.server, needs_model]
 SERVER_START_TIMEOUT = 60.0
@@ -152,7 +151,7 @@ def test_server_passages_are_found_and_fetched_by_id(chroma_url: str, tmp_path: 
 
 
 def test_two_clients_giving_one_citekey_at_once_settle_on_unique_keys(chroma_url: str) -> None:
-    from rag.corpus.identity import content_id
+    from rag.corpus import content_id
     from rag.records import Paper
 
     settings = load_settings(chroma_url=chroma_url, collection="lab-race")
@@ -178,7 +177,7 @@ def test_two_clients_giving_one_citekey_at_once_settle_on_unique_keys(chroma_url
 def test_show_and_remove_by_id_or_citekey_read_only_that_paper(
     chroma_url: str,
 ) -> None:
-    from rag.services.manage import remove
+    from rag.services import remove
 
     settings = load_settings(chroma_url=chroma_url, collection="lab-lookup")
     ingest_service.ingest(Context(settings), [SEEDS / "000_e22c73655386b99b.txt"])

@@ -10,7 +10,7 @@ import pytest
 
 from rag.records import ProgressFn
 from rag.text import tokenize
-from rag.writing.support_check import SupportLabel, load_support_model
+from rag.writing import SupportLabel, load_support_model
 
 
 class HashedBagOfWords:
@@ -94,7 +94,7 @@ def test_empty_evidence_is_unsupported(embedder: HashedBagOfWords | None) -> Non
 def test_a_claim_citing_two_papers_finds_its_evidence_in_the_right_one() -> None:
     """Read together, a snippet cut with '…' must not run into the next paper's first sentence."""
     from rag.records import Paper
-    from rag.writing.verification import score_against_group
+    from rag.writing import score_against_group
 
     cut = Paper(id="a", text="Holmes trains across clusters with heterogeneous NICs. Training is expensive and slow…")
     other = Paper(id="b", text="HexiSeq extends context parallelism to heterogeneous GPU meshes. It is fast.")

@@ -21,13 +21,11 @@ from zotero_fixture import ZoteroFixture, better_bibtex_legacy, better_bibtex_sq
 
 from rag.cli import app
 from rag.config import load_settings
-from rag.corpus.loader import load_paths
-from rag.corpus.readers import ReadOptions
-from rag.corpus.zotero.schema import READ_COLUMNS
+from rag.corpus import READ_COLUMNS, ReadOptions, load_paths
 from rag.errors import InputError, OptionError, RagError
 from rag.records import Paper
+from rag.services import Context
 from rag.services import ingest as ingest_service
-from rag.services.context import Context
 
 REAL = Path(__file__).resolve().parents[1].parent / "shared" / "real"
 needs_real = pytest.mark.skipif(not (REAL / "zotero").is_dir(), reason="../shared/real/zotero not present")
@@ -547,7 +545,7 @@ def test_real_better_bibtex_keys_and_collections(real_ingests: dict[str, tuple[d
 @needs_real
 def test_real_legacy_better_bibtex_database() -> None:
     """The LokiJS-in-SQLite layout (its zotero.sqlite was too big for the snapshot): 122 keys."""
-    from rag.corpus.zotero.betterbibtex import better_bibtex_keys
+    from rag.corpus import better_bibtex_keys
 
     keys, warnings = better_bibtex_keys(REAL / "bibtex" / "AhmedThahir__Zotero_Database")
     assert (len(keys), warnings) == (122, [])

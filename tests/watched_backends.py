@@ -7,11 +7,7 @@ from typing import Any
 
 from rag.config import Settings
 from rag.errors import StoreError
-from rag.index.backend import EmbeddedBackend
-from rag.index.catalog import Catalog
-from rag.index.chroma import VectorStore
-from rag.index.layout import DataDir
-from rag.index.server_backend import ServerBackend
+from rag.index import Catalog, DataDir, EmbeddedBackend, ServerBackend, VectorStore
 
 UNFLUSHED = "Chroma failed to search (InternalError: Nothing found on disk)"
 
