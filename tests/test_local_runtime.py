@@ -325,24 +325,3 @@ def test_the_cli_prints_nothing_extra_in_a_pipe(seeded: Path, json_output: bool)
     assert result.exit_code == 0, result.stderr
     lines = (result.stdout + result.stderr).splitlines()
     assert not [line for line in lines if line.startswith("model: ") or Doing.READING in line], lines
-
-
-# --- llama-index imported while the command retrieves --------------------------------------------------------
-
-_PREFETCH = """
-import sys, time
-from rag.config import load_settings
-from rag.llm.chat import CLIENT_MODULES, OpenAICompatibleChat
-assert not any(name in sys.modules for name in CLIENT_MODULES)
-OpenAICompatibleChat(load_settings(llm_model="m", llm_base_url="http://127.0.0.1:9/v1"))
-deadline = time.monotonic() + 60
-while not all(name in sys.modules for name in CLIENT_MODULES) and time.monotonic() < deadline:
-    time.sleep(0.05)
-print(all(name in sys.modules for name in CLIENT_MODULES))
-"""
-
-
-def test_the_client_library_is_imported_before_the_first_request() -> None:
-    """A chat model is built before retrieval; llama-index (3.5 s to import) loads meanwhile, with no request."""
-    done = subprocess.run([sys.executable, "-c", _PREFETCH], capture_output=True, text=True, timeout=120, check=True)
-    assert done.stdout.strip() == "True", done.stderr

@@ -7,11 +7,7 @@ server (Ollama, llama.cpp, vLLM, LM Studio).
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import re
-import sys
-import threading
 from collections.abc import Callable, Generator
 from typing import Any
 
@@ -33,25 +29,6 @@ from rag.llm.types import (
 
 # A 400/422 whose message names one of these is the server refusing structured output, not a bad prompt.
 _SCHEMA_REFUSAL = re.compile(r"response_format|json_schema|schema|grammar|structured|guided", re.IGNORECASE)
-
-
-# llama-index's client: importing it takes 3.5 s on an idle 2-core machine, most of a local answer's fixed cost.
-CLIENT_MODULES = ("llama_index.llms.openai_like", "llama_index.core.llms")
-
-
-def prefetch_client() -> None:
-    """Import llama-index's client on a background thread while the command retrieves its sources (a chat model
-    is built before retrieval), so the first request finds it imported. Nothing is started or loaded; an answer
-    found in the cache only leaves a thread's work unused, and the thread never delays the exit (a daemon)."""
-    if all(name in sys.modules for name in CLIENT_MODULES):
-        return
-    threading.Thread(target=_import_client, name="rag-import-llama-index", daemon=True).start()
-
-
-def _import_client() -> None:
-    for name in CLIENT_MODULES:
-        with contextlib.suppress(Exception):  # the first request imports it again and says what fails
-            importlib.import_module(name)
 
 
 # Where a model is reached, asked for when the first request is sent: (base URL or None for OpenAI, key or None).
@@ -100,7 +77,6 @@ class OpenAICompatibleChat:
         self._endpoint: Endpoint | None = None
         self._client: Any = None
         self._http: Any = None
-        prefetch_client()
 
     def _llm(self, max_tokens: int) -> Any:
         """The llama-index client (built, and the endpoint started, on the first request), set to ``max_tokens``."""
