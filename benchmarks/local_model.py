@@ -16,7 +16,7 @@ Reported per checkout and job kind:
   answering, no load)
 
     RAG_LLM_GGUF=/path/SmolLM2-135M-Instruct.Q4_1.gguf python benchmarks/local_model.py
-    RAG_LLM_GGUF=... python benchmarks/local_model.py --checkout before=/work/main --checkout after=.
+    RAG_LLM_GGUF=... python benchmarks/local_model.py --checkout before=../rag-main --checkout after=.
     RAG_LLM_GGUF=... python benchmarks/local_model.py --server          # the same model behind a loopback server
     RAG_LLM_GGUF=... python benchmarks/local_model.py \\
         --library ../shared/real/bibtex/ErikBjare__thesis/docs/tex/zotero.bib \\

