@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import needs_model
 from typer.testing import CliRunner
 
 from rag.cli import app
@@ -198,6 +199,7 @@ def test_every_pandoc_citation_form_and_what_is_not_one() -> None:
 # --- checking through the CLI ---
 
 
+@needs_model  # a wrong paper is told by how the library's papers rank for the sentence (vectors)
 def test_a_stated_claim_passes_and_a_wrong_paper_gets_the_one_that_fits(tmp_path: Path, bib: Path) -> None:
     paper = tex(tmp_path, SUPPORTED, UNRELATED, UNCHECKABLE)
     code, report, _ = checked(str(paper), "--bib", str(bib))
@@ -237,6 +239,7 @@ def test_a_stated_claim_passes_and_a_wrong_paper_gets_the_one_that_fits(tmp_path
     assert f"{paper}:5:19: cannot-check \\cite{{nokey2000}}" in out and f"{paper}:3:114: stated" in out
 
 
+@needs_model  # a wrong paper is told by how the library's papers rank for the sentence (vectors)
 def test_exit_codes(tmp_path: Path, bib: Path) -> None:
     assert invoke("ingest", str(bib))[0] == 0
     assert invoke("check", str(tex(tmp_path, SUPPORTED, UNCHECKABLE, name="good.tex")))[0] == 0
@@ -250,6 +253,7 @@ def test_exit_codes(tmp_path: Path, bib: Path) -> None:
     assert code == 2 and err.startswith("error: --verify llm needs a model")
 
 
+@needs_model  # a wrong paper is told by how the library's papers rank for the sentence (vectors)
 def test_a_problem_still_fails_the_check_when_the_reader_stops_reading(tmp_path: Path, bib: Path) -> None:
     """`rag check thesis.tex | head` in a CI job with pipefail: the closed pipe must not turn exit 1 into 0."""
     assert invoke("ingest", str(bib))[0] == 0
@@ -285,6 +289,7 @@ def test_the_bibliography_the_manuscript_names_is_read_and_its_ids_resolve(tmp_p
     assert "entries read" not in result.stderr and "not read" in result.stderr
 
 
+@needs_model  # a wrong paper is told by how the library's papers rank for the sentence (vectors)
 def test_a_table_row_is_read_leniently(tmp_path: Path, bib: Path) -> None:
     table = "\\begin{tabular}{ll} Coffee study \\cite{yuan2022} & 12.5 \\\\ \\end{tabular}"
     code, report, _ = checked(str(tex(tmp_path, table)), "--bib", str(bib))
@@ -323,6 +328,7 @@ def test_bib_on_a_fresh_data_dir_and_pandoc_manuscripts(tmp_path: Path, bib: Pat
     assert {p["citekey"] for p in json.loads(out)["papers"]} == {"yuan2022", "smith2020", "doe2019"}  # no seeds
 
 
+@needs_model  # a wrong paper is told by how the library's papers rank for the sentence (vectors)
 def test_mcp_check_tool_returns_the_cli_json(tmp_path: Path, bib: Path) -> None:
     from mcp import Client
     from test_mcp import serve, text

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, needs_model
 from fake_openai import FakeOpenAI, Reply
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -293,6 +293,7 @@ def _from_sources(answer: Answer, sentence: CitedSentence) -> bool:
     return all(w in known or set(tokenize(w)) <= stems for w in mine)
 
 
+@needs_model  # each paper's sentence is chosen with the sentence vectors
 def test_a_draft_without_model_is_paragraphs_of_the_papers_own_words(emergent: Path) -> None:
     request = DraftRequest(TOPIC, ["scotton2019grassland"], 8)
     answer = draft(Context(load_settings()), request, NO_LOG).answer

@@ -312,6 +312,7 @@ def test_draft_latex_json_and_no_bib_for_refusal(seeded: Path, tmp_path: Path) -
     assert refused.exit_code == 0 and not bib.exists() and "was not written" in refused.stderr
 
 
+@needs_model  # the claims sent to the judge are those the offline check leaves open (with vectors)
 def test_verify_with_the_model_as_judge(seeded: Path, fake: FakeOpenAI) -> None:
     fake.play(
         Reply(text="Holmes trains large language models over heterogeneous NICs [3]. It also cures insomnia [1]."),

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from conftest import needs_model
 from typer.testing import CliRunner
 
 from rag.cli import ProgressBar, app
@@ -229,6 +230,7 @@ def _runs(heard: list[tuple[Doing | None, int]]) -> list[Doing | None]:
     return [doing for n, (doing, _) in enumerate(heard) if n == 0 or heard[n - 1][0] is not doing]
 
 
+@needs_model  # the fake server is scripted for the requests made when sentences are checked with vectors
 def test_the_model_says_what_it_is_doing_through_the_context(seeded: Path) -> None:
     from conftest import HETEROGENEOUS_QUESTION
     from fake_openai import FakeOpenAI, Reply
