@@ -14,6 +14,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from rag.config import Settings
@@ -146,29 +147,44 @@ def _short(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# Seconds to wait for an endpoint to answer a health check (`rag doctor`).
+PROBE_TIMEOUT = 5.0
+# Endpoint model lists can be long; show this many.
+SHOWN_MODELS = 8
+
+
+class Level(StrEnum):
+    OK = "ok"
+    INFO = "info"
+    WARN = "warn"
+    FAIL = "fail"
+
+
 @dataclass(frozen=True)
-class EndpointProbe:
-    """What an OpenAI-compatible endpoint said when asked for its models (``rag doctor``): the models it serves,
-    or why it did not answer (``rejected_key``: a 401; else ``failure`` names the error)."""
+class ProbeLine:
+    """One finding of a health check, as doctor shows it: what (``name``), how it stands, why, what to do."""
 
-    base_url: str
-    models: tuple[str, ...] = ()
-    rejected_key: bool = False
-    failure: str | None = None
-
-    @property
-    def answered(self) -> bool:
-        return not self.rejected_key and self.failure is None
+    name: str
+    level: Level
+    detail: str
+    hint: str = ""
 
 
-def probe_endpoint(base_url: str, key: str | None, timeout: float) -> EndpointProbe:
-    """List the endpoint's models once, without retries: a quick, read-only question for a health check."""
+def endpoint_lines(name: str, base_url: str, model: str | None, key: str | None) -> list[ProbeLine]:
+    """An OpenAI-compatible endpoint (chat or embeddings) asked once for its models, without retries: a quick,
+    read-only question."""
     import openai
 
-    client = openai.OpenAI(base_url=base_url, api_key=key or PLACEHOLDER_KEY, max_retries=0, timeout=timeout)
+    client = openai.OpenAI(base_url=base_url, api_key=key or PLACEHOLDER_KEY, max_retries=0, timeout=PROBE_TIMEOUT)
     try:
-        return EndpointProbe(base_url, tuple(m.id for m in client.models.list()))
+        models = [m.id for m in client.models.list()]
     except openai.AuthenticationError:
-        return EndpointProbe(base_url, rejected_key=True)
+        return [ProbeLine(name, Level.FAIL, f"{base_url} rejected the key (401)", "check the API key setting")]
     except Exception as exc:  # any way of not answering (refused, timed out, not an API) is one finding
-        return EndpointProbe(base_url, failure=type(exc).__name__)
+        detail = f"{base_url} does not answer ({type(exc).__name__})"
+        return [ProbeLine(name, Level.FAIL, detail, "start the server or fix the URL")]
+    listed = ", ".join(models[:SHOWN_MODELS]) + (" …" if len(models) > SHOWN_MODELS else "")
+    if model and models and model not in models:
+        detail = f"{base_url} answers but has no '{model}' (has: {listed})"
+        return [ProbeLine(name, Level.FAIL, detail, "pick one it has")]
+    return [ProbeLine(name, Level.OK, f"{base_url} answers; model '{model}'; serves: {listed or 'unlisted'}")]

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import Protocol
 
 from rag.config import Settings, setting_sources, source_of
-from rag.endpoints import OPENAI_BASE_URL, probe_endpoint
+from rag.endpoints import OPENAI_BASE_URL, Level, ProbeLine, endpoint_lines
 from rag.errors import InputError
 from rag.llm import gguf as local
 from rag.llm.cache import ResponseCache
@@ -30,31 +29,10 @@ from rag.llm.types import Activity, ChatModel
 from rag.records import Notify, silent
 from rag.redaction import mask
 
-# Seconds to wait for an endpoint to answer a health check.
-PROBE_TIMEOUT = 5.0
-# Endpoint model lists can be long; show this many.
-SHOWN_MODELS = 8
 # Below this many parameters a model rarely writes a sentence its sources back (measured with SmolLM2-135M:
 # benchmarks/local_model.py); from about 3B on, answers read as prose.
 USABLE_PARAMETERS = 3e9
 SMALL_MODEL_NOTE = "expect most answers to fall back to quotes; a 3B+ model writes usable prose"
-
-
-class Level(StrEnum):
-    OK = "ok"
-    INFO = "info"
-    WARN = "warn"
-    FAIL = "fail"
-
-
-@dataclass(frozen=True)
-class ProbeLine:
-    """One finding of a probe, as doctor shows it: what (``name``), how it stands, why, and what to do."""
-
-    name: str
-    level: Level
-    detail: str
-    hint: str = ""
 
 
 @dataclass(frozen=True)
@@ -87,22 +65,6 @@ def model_size_lines(parameters: float | None) -> list[ProbeLine]:
         return []
     size = f"{parameters / 1e9:.1f}B" if parameters >= 1e9 else f"{parameters / 1e6:.0f}M"
     return [ProbeLine("model size", Level.WARN, f"{size} parameters: {SMALL_MODEL_NOTE}")]
-
-
-def endpoint_lines(name: str, base_url: str, model: str | None, key: str | None) -> list[ProbeLine]:
-    """An OpenAI-compatible endpoint (chat or embeddings) asked for its models."""
-    probe = probe_endpoint(base_url, key, PROBE_TIMEOUT)
-    if probe.rejected_key:
-        return [ProbeLine(name, Level.FAIL, f"{base_url} rejected the key (401)", "check the API key setting")]
-    if probe.failure is not None:
-        detail = f"{base_url} does not answer ({probe.failure})"
-        return [ProbeLine(name, Level.FAIL, detail, "start the server or fix the URL")]
-    models = probe.models
-    listed = ", ".join(models[:SHOWN_MODELS]) + (" …" if len(models) > SHOWN_MODELS else "")
-    if model and models and model not in models:
-        detail = f"{base_url} answers but has no '{model}' (has: {listed})"
-        return [ProbeLine(name, Level.FAIL, detail, "pick one it has")]
-    return [ProbeLine(name, Level.OK, f"{base_url} answers; model '{model}'; serves: {listed or 'unlisted'}")]
 
 
 class LocalGGUF:

@@ -80,11 +80,10 @@ class Context:
     def chat_model(self, options: WritingOptions) -> ChatModel | None:
         """The model a writing command uses, or None (extractive). Config errors surface here, first."""
         settings = self.settings
-        wanted = options.use_llm and (self.chat is not None or settings.llm_enabled or settings.llm_gguf is not None)
-        no_model = not settings.llm_enabled and settings.llm_gguf is None and self.chat is None
+        no_model = self.chat is None and not settings.llm_enabled and settings.llm_gguf is None
         if options.use_llm and settings.llm_base_url and no_model:
             raise InputError(f"a base URL ({settings.llm_base_url}) but no model: set RAG_LLM_MODEL or pass --model")
-        if not wanted:
+        if not options.use_llm or no_model:
             if options.verify_llm:
                 raise InputError("--verify llm needs a model; set RAG_LLM_MODEL or pass --model")
             return None

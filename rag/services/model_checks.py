@@ -9,7 +9,8 @@ from rag.config import EmbedVariant, Settings
 from rag.embed.builds import NEW_LIBRARY_VARIANT, int8_cache_dir
 from rag.embed.choice import chroma_cache_dir
 from rag.embed.onnx import model_files_dir
-from rag.llm.providers import Level, ProbeLine, endpoint_lines, provider_for
+from rag.endpoints import Level, ProbeLine, endpoint_lines
+from rag.llm.providers import provider_for
 from rag.services.results import DoctorReport, Status
 
 # How a probe's finding shows in the report.
