@@ -1,5 +1,5 @@
 """`rag check` on real theses: what it reads, what it flags, whether it catches a swapped key; fits the
-wrong-paper model (rag/writing/fit_model.json) with --save.
+wrong-paper model (rag/check/fit_model.json) with --save.
 
 The theses are ../shared/real/manuscripts (LaTeX, Quarto and bookdown, each with the bibliography its author
 exported; see its PROVENANCE.md). Nearly all real citations are fine, so they stand for "fine"; replacing a key
@@ -11,7 +11,7 @@ bibliography only:
   (one with an abstract, and any), checked in place: the share flagged (goal >= 80%);
 - seconds per 1,000 citations for the check once the library is indexed.
 
-With --save, the wrong-paper model is fitted: each citation's fit features (rag.writing.paper_fit) real vs
+With --save, the wrong-paper model is fitted: each citation's fit features (rag.check.paper_fit) real vs
 swapped, leave-one-thesis-out for the figures, then on all theses; the threshold is set where FPR_TARGET of
 the real checkable citations fall below it, in each thesis left out.
 
@@ -33,6 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from rag.check import paper_fit
+from rag.check.manuscript import LibraryView, ManuscriptChecker
+from rag.check.verdicts import CitationCheck
 from rag.config import load_settings
 from rag.manuscripts.citing import CitingSentence, Manuscript
 from rag.manuscripts.reading import read_path
@@ -40,9 +43,6 @@ from rag.records import Paper
 from rag.services.check import library_view
 from rag.services.context import Context
 from rag.services.ingest import ingest
-from rag.writing import paper_fit
-from rag.writing.check_findings import CitationCheck
-from rag.writing.manuscript_check import LibraryView, ManuscriptChecker
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT.parent / "shared" / "real" / "manuscripts"
@@ -233,9 +233,7 @@ def main() -> None:
     if args.rows:
         args.rows.write_text(json.dumps(rows), encoding="utf-8")
     if args.save:
-        data: dict[str, Any] = {
-            "about": "weights of rag/writing/paper_fit.py, fitted by benchmarks/check_real.py --save"
-        }
+        data: dict[str, Any] = {"about": "weights of rag/check/paper_fit.py, fitted by benchmarks/check_real.py --save"}
         data["trained_on"] = dict(Counter(f"{r['thesis']}:{'real' if r['label'] else 'swap'}" for r in rows))
         data["fpr_target"] = FPR_TARGET
         data["models"], data["thresholds"], data["cv"] = {}, {}, {}

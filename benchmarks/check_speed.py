@@ -1,6 +1,6 @@
 """Time to check one answer's citations offline: 5 sentences against the 5 sources they were given.
 
-The whole answer-time check (rag.writing.checking.check_reply): reading the
+The whole answer-time check (rag.check.answers.check_reply): reading the
 sentences, dropping repeats, the offline support check of every sentence against
 every source (for attribution), names and numbers no source mentions. Goal: under
 100 ms. Uses the bundled corpus; no model, no network.
@@ -13,10 +13,10 @@ from __future__ import annotations
 import statistics
 import time
 
+from rag.check.answers import check_reply
 from rag.corpus.loader import load_paths
 from rag.llm.types import Completion, Usage
 from rag.resources import seeds_dir
-from rag.writing.checking import check_reply
 
 RUNS = 30
 SOURCES = 5

@@ -40,17 +40,17 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from rag.check.markers import CITATION_GROUP  # noqa: E402
+from rag.check.rules.alignment import content_words  # noqa: E402
+from rag.check.sentences import Answer, AnswerMode, CitedSentence  # noqa: E402
+from rag.check.sources import source_block  # noqa: E402
 from rag.config import Settings, load_settings  # noqa: E402
 from rag.services import ingest as ingest_service  # noqa: E402
 from rag.services.context import Context  # noqa: E402
 from rag.services.drafting import draft  # noqa: E402
 from rag.services.requests import DraftRequest, SearchRequest, WritingOptions  # noqa: E402
 from rag.text import tokenize  # noqa: E402
-from rag.writing.alignment import content_words  # noqa: E402
-from rag.writing.answer import Answer, AnswerMode, CitedSentence  # noqa: E402
-from rag.writing.citations import CITATION_GROUP  # noqa: E402
 from rag.writing.extractive_draft import CONNECTIVES  # noqa: E402
-from rag.writing.sources import source_block  # noqa: E402
 
 K = 20
 # Words the generator itself writes: connectives, the theme sentence's frame, the quotation's attribution, and

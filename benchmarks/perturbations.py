@@ -3,7 +3,7 @@
 Each evidence (rationale) sentence of the labelled pairs is copied, reworded, or changed on purpose (a number,
 the direction of an effect, a negation, the population/place/design, or cited to the wrong paper:
 rag/evaluation/perturbations.py). Each is checked exactly as a model's sentence citing [1] is
-(rag.writing.checking.check_reply, answer policy, offline), and the share that keeps the top label is reported
+(rag.check.answers.check_reply, answer policy, offline), and the share that keeps the top label is reported
 per kind: faithful ones should keep it, changed ones lose it. Goals (issue "checked means checked"): faithful
 >= 95% passed; numbers >= 95%, negation >= 90%, direction >= 85%, populations/places >= 80%, wrong source
 >= 95% kept from the top label.
@@ -20,11 +20,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from rag.check.answers import check_reply
 from rag.evaluation.perturbations import Kind, Perturbed, make_perturbations
 from rag.evaluation.support import wilson
 from rag.llm.types import Completion, Usage
 from rag.records import Paper
-from rag.writing.checking import check_reply
 
 ROOT = Path(__file__).resolve().parent.parent
 SUPPORT_DIR = ROOT.parent / "shared" / "eval" / "support"

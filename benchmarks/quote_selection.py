@@ -9,7 +9,7 @@ quote from the abstract; a claim counts as answered when a quoted sentence is an
     python benchmarks/quote_selection.py --json out.json
 
 Selectors: ``before`` is the extractive answer's rule before issue #19 (cosine + 0.5 x term coverage); ``selector``
-is the support check's evidence selector (rag/writing/support_check.py); ``shipped`` is what extractive answers
+is the support check's evidence selector (rag/check/support_model.py); ``shipped`` is what extractive answers
 quote (rag.writing.evidence_sentences: the selector's best sentence, and the runner-up when it is rated nearly as
 high). The selector was fitted on these pairs, so in-sample numbers flatter it: the CV rows refit it in grouped
 5-fold CV by claim (the folds of benchmarks/support_check.py), so every claim is scored by a selector that never
@@ -31,9 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import support_check as fitting
 from fulltext import claim_groups
 
+from rag.check import support_model as sc
 from rag.text import split_sentences, term_coverage, tokenize
 from rag.writing import evidence_sentences
-from rag.writing import support_check as sc
 
 # (claim, sentences, claim vector, sentence vectors) -> indexes of the sentences quoted, best first.
 Selector = Callable[[str, Sequence[str], np.ndarray, np.ndarray], list[int]]

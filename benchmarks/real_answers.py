@@ -60,6 +60,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from rag.check.sentences import Answer, AnswerMode  # noqa: E402
 from rag.config import load_settings  # noqa: E402
 from rag.evaluation.metrics import ndcg  # noqa: E402
 from rag.records import Paper  # noqa: E402
@@ -70,7 +71,6 @@ from rag.services.context import Context  # noqa: E402
 from rag.services.requests import SearchRequest, WritingOptions  # noqa: E402
 from rag.text import split_sentences  # noqa: E402
 from rag.writing import extractive  # noqa: E402
-from rag.writing.answer import Answer, AnswerMode  # noqa: E402
 
 QUESTIONS = REPO / "eval" / "real_questions"
 SHARED = REPO.parent / "shared"

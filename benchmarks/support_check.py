@@ -1,4 +1,4 @@
-"""Citation support check: grouped 5-fold CV on labelled SciFact pairs, and fitting rag/writing/support_model.json.
+"""Citation support check: grouped 5-fold CV on labelled SciFact pairs, and fitting rag/check/support_model.json.
 
     nice -n 10 .venv/bin/python benchmarks/support_check.py            # CV table + timing
     nice -n 10 .venv/bin/python benchmarks/support_check.py --save     # ... then fit on all pairs, write the JSON
@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from rag.check import support_model as sc
 from rag.embed.onnx import OnnxMiniLM, model_files_dir
 from rag.text import split_sentences, tokenize
-from rag.writing import support_check as sc
 
 ROOT = Path(__file__).resolve().parent.parent
 SUPPORT_DIR = ROOT.parent / "shared" / "eval" / "support"
@@ -296,7 +296,7 @@ def main() -> None:
     parser.add_argument("train", nargs="?", type=Path, default=SUPPORT_DIR / "train.jsonl")
     parser.add_argument("hard", nargs="?", type=Path, default=SUPPORT_DIR / "train_hard_negatives.jsonl")
     parser.add_argument("--model-dir", type=Path, default=MODEL_DIR)
-    parser.add_argument("--save", action="store_true", help="fit on all pairs and write rag/writing/support_model.json")
+    parser.add_argument("--save", action="store_true", help="fit on all pairs and write rag/check/support_model.json")
     args = parser.parse_args()
     rows = load_pairs(args.train, args.hard)
     gold = np.array([r["label"] for r in rows])
@@ -328,7 +328,7 @@ def main() -> None:
                 "thresholds": variants[kind]["thresholds"]
             }
         data: dict[str, Any] = {
-            "about": "weights of rag/writing/support_check.py, fitted by benchmarks/support_check.py --save",
+            "about": "weights of rag/check/support_model.py, fitted by benchmarks/support_check.py --save",
             "trained_on": trained_on,
             "cv": {k: v["cv"] for k, v in variants.items()},
             "models": models,

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from rag.check.sentences import Answer
     from rag.services.library import Library
     from rag.services.results import IngestResult, SearchResult
-    from rag.writing.answer import Answer
 
 __version__ = "0.1.0"
 __all__ = ["Library", "__version__", "ask", "ingest", "open", "search"]

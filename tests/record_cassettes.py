@@ -30,9 +30,9 @@ from typing import Any
 
 import httpx
 
+from rag.check import Answer
 from rag.config import Settings, load_settings
 from rag.services import Context, DraftRequest, SearchRequest, SummaryRequest, WritingOptions, ask, draft, summarize
-from rag.writing import Answer
 
 CASSETTES = Path(__file__).resolve().parent / "cassettes"
 RECORDING_MAX_TOKENS = 300  # the real model loops until the limit; a shorter limit keeps cassettes small

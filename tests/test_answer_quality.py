@@ -18,19 +18,12 @@ from conftest import HETEROGENEOUS_QUESTION, needs_model
 from fake_openai import FakeOpenAI, Reply
 from typer.testing import CliRunner
 
+from rag.check import AnswerMode, Support, first_occurrences, fragment_reason, restates_title
+from rag.check.rules import SourceFacts, missing_facts
 from rag.cli import app
 from rag.config import load_settings
 from rag.formats import to_latex, to_pandoc
 from rag.services import Context, DraftRequest, SearchRequest, WritingOptions, ask, draft
-from rag.writing import (
-    AnswerMode,
-    SourceFacts,
-    Support,
-    first_occurrences,
-    fragment_reason,
-    missing_facts,
-    restates_title,
-)
 
 pytestmark = needs_model
 runner = CliRunner()
@@ -131,7 +124,7 @@ def test_a_title_restated_is_not_a_finding() -> None:
 
 
 def test_a_json_reply_cut_before_its_sources_gives_its_texts_not_its_braces() -> None:
-    from rag.writing import parse_structured
+    from rag.check import parse_structured
 
     cut = '{\n  "sentences": [\n    {\n      "text": "Dry electrodes record EEG without gel. They are quick.",\n'
     (sentence,) = parse_structured(cut) or []
@@ -399,9 +392,9 @@ def test_a_summary_without_model_never_cites_a_title_only_paper_as_a_finding(tmp
 
 
 def test_markdown_carries_more_from_the_papers_and_related_papers() -> None:
+    from rag.check import Answer, Citation
     from rag.formats import to_markdown
     from rag.records import Paper
-    from rag.writing import Answer, Citation
 
     cited, quoted = Paper("a", "A.", title="Cited", citekey="a"), Paper("b", "B.", title="Quoted", citekey="b")
     title_only = Paper("c", "Only a title", title="Only a title", citekey="c", no_abstract=True)

@@ -5,6 +5,7 @@ written out again."""
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import subprocess
 import sys
@@ -15,12 +16,17 @@ from typer.testing import CliRunner
 
 from rag.cli import app
 from rag.corpus import FORMATS, READERS, parse_bibtex
+from rag.faces import face_of
 from rag.formats import csl_type
 from rag.records import DESCRIPTIVE_FIELDS, STRING_LIST_FIELDS, TEXT_FIELDS, VENUE_FIELDS, Paper
 
 PACKAGE = REPO / "rag"
 # Modules at rag.corpus's top at most: readers go in its wings.
 MAX_TOP_MODULES = 18
+# Modules at rag.writing's top at most: the citation check is rag.check.
+MAX_WRITING_MODULES = 15
+# The house rule for a function's length, in lines (decorators and docstring included).
+MAX_FUNCTION_LINES = 60
 
 
 def _packages() -> list[Path]:
@@ -60,6 +66,44 @@ def test_the_readme_layer_map_names_every_package_and_top_module() -> None:
 
 def test_the_corpus_keeps_its_top_small() -> None:
     assert len(list((PACKAGE / "corpus").glob("*.py"))) <= MAX_TOP_MODULES
+
+
+def test_writing_keeps_its_top_small() -> None:
+    assert len(list((PACKAGE / "writing").glob("*.py"))) <= MAX_WRITING_MODULES
+
+
+def test_no_function_is_longer_than_the_house_rule() -> None:
+    long = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                if (node.end_lineno or start) - start + 1 > MAX_FUNCTION_LINES:
+                    long.append(f"{path.relative_to(REPO)}:{node.name}")
+    assert not long
+
+
+def test_every_face_entry_resolves_to_the_name_its_module_defines() -> None:
+    for package in _packages():
+        if package == PACKAGE:
+            continue  # rag's own entry points are functions (rag.open, rag.ask), not a face
+        module = ".".join(package.relative_to(REPO).parts)
+        face = face_of(str(package / "__init__.py"))
+        for name, source in face.items():
+            assert getattr(importlib.import_module(module), name) is getattr(importlib.import_module(source), name)
+
+
+def test_a_face_is_what_type_checkers_see(tmp_path: Path) -> None:
+    # Each entry is imported under TYPE_CHECKING, so mypy reads the real type instead of `object`.
+    probe = tmp_path / "probe.py"
+    probe.write_text("from rag.writing import Composer\nfrom rag.check import check_reply\n"
+                     "reveal_type(Composer)\nreveal_type(check_reply)\n")  # fmt: skip
+    found = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", str(probe)],
+        capture_output=True, text=True, cwd=REPO,
+    )  # fmt: skip
+    assert "-> rag.writing.generation.Composer" in found.stdout, found.stdout
+    assert "-> rag.check.sentences.Answer" in found.stdout, found.stdout
 
 
 def test_the_seeds_load_without_loading_any_other_reader() -> None:

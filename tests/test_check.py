@@ -430,3 +430,16 @@ def test_reading_errors_name_the_file(tmp_path: Path, bib: Path) -> None:
     assert found.warnings == [
         "deep.tex: braces or environments nested too deeply to read; its citations are not checked"
     ]
+
+
+def test_every_verdict_has_a_code_words_a_severity_and_a_style() -> None:
+    from rich.style import Style
+
+    from rag.check.verdicts import VERDICTS, Verdict
+
+    assert set(VERDICTS) == set(Verdict)
+    for verdict in Verdict:
+        assert verdict.code and verdict.shown and isinstance(verdict.flagged, bool)
+        Style.parse(verdict.style)  # a style the terminal can draw
+    assert len({v.code for v in Verdict}) == len(Verdict)
+    assert {v for v in Verdict if v.flagged} == {Verdict.WRONG_PAPER, Verdict.CONTRADICTS, Verdict.RETRACTED}

@@ -17,10 +17,10 @@ from conftest import HETEROGENEOUS_QUESTION, needs_model
 from fake_openai import FakeOpenAI, Reply
 from typer.testing import CliRunner
 
+from rag.check import AnswerMode, Support
 from rag.cli import app
 from rag.config import load_settings
 from rag.services import Context, SearchRequest, WritingOptions, ask
-from rag.writing import AnswerMode, Support
 
 # The replies cite sources by their number in the real model's ranking of the heterogeneous-GPU question.
 pytestmark = needs_model

@@ -20,29 +20,15 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from rag.check import CITATION_GROUP, Answer, AnswerMode, Citation, CitedSentence, name_vague_subject, source_block
+from rag.check.rules import content_words
 from rag.cli import app
 from rag.config import load_settings
 from rag.formats import to_latex, to_markdown, to_pandoc
 from rag.records import Paper
 from rag.services import Context, DraftRequest, WritingOptions, draft
 from rag.text import tokenize
-from rag.writing import (
-    CITATION_GROUP,
-    Answer,
-    AnswerMode,
-    Citation,
-    CitedSentence,
-    Voice,
-    content_words,
-    in_text_label,
-    mark_in_text,
-    name_vague_subject,
-    source_block,
-    split_marked,
-    theme_sentences,
-    third_person,
-    turn,
-)
+from rag.writing import Voice, in_text_label, mark_in_text, split_marked, theme_sentences, third_person, turn
 
 runner = CliRunner()
 

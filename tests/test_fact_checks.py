@@ -16,24 +16,20 @@ import pytest
 from fake_openai import FakeOpenAI, Reply
 from typer.testing import CliRunner
 
-from rag.cli import app
-from rag.llm import Completion, Usage
-from rag.records import Paper
-from rag.writing import (
-    REVERSED,
-    UNSTATED,
-    FindingKind,
+from rag.check import REVERSED, UNSTATED, Support, check_reply
+from rag.check.rules import (
     NumberTable,
     SourceFacts,
-    Support,
     best_aligned,
     changes,
-    check_reply,
     missing_facts,
     name_mentions,
     numbers_in,
     windows,
 )
+from rag.cli import app
+from rag.llm import Completion, Usage
+from rag.records import Paper
 
 runner = CliRunner()
 COHORT = Paper(
@@ -122,7 +118,7 @@ def test_names_identifiers_and_populations_must_be_in_the_cited_source() -> None
     source = [SourceFacts.of("Rpl38 reduction in Aire+ cells of mice; IFN-gamma; a randomised trial.")]
     said = [f.said for f in missing_facts("IFN-γ in mice, a randomized trial of Rpl38 in Aire-expressing rats", source)]
     assert said == ["rats"]
-    assert [f.kind for f in missing_facts("Yeast cells were observed.", source)] == [FindingKind.NAME]
+    assert [f.code for f in missing_facts("Yeast cells were observed.", source)] == ["unstated-kind"]
 
 
 def test_reversals_are_read_where_the_sentence_restates_its_evidence() -> None:

@@ -11,6 +11,7 @@ from fake_openai import FakeOpenAI, Reply
 from pdf_fixture import write_pdf
 from typer.testing import CliRunner
 
+from rag.check import Support
 from rag.cli import app
 from rag.config import load_settings
 from rag.corpus import load_paths
@@ -19,7 +20,6 @@ from rag.records import Method, Paper, Passage
 from rag.services import Context, SearchRequest, WritingOptions, ask
 from rag.services import ingest as ingest_service
 from rag.services import read as read_service
-from rag.writing import Support
 
 runner = CliRunner()
 TITLE = "Placing Pipelines on Mixed GPUs"

@@ -12,6 +12,7 @@ from conftest import HETEROGENEOUS_QUESTION, needs_model
 from fake_openai import FakeOpenAI, Reply, load_cassette
 from typer.testing import CliRunner
 
+from rag.check import AnswerMode
 from rag.cli import app
 from rag.config import load_settings
 from rag.errors import LLMError, PromptError
@@ -19,7 +20,6 @@ from rag.index.layout import LLM_CACHE_DIR as CACHE_DIR
 from rag.llm import PLACEHOLDERS, check, cost, load_prompt
 from rag.services import Context, SearchRequest, SummaryRequest, WritingOptions, ask, summarize
 from rag.services import read as read_service
-from rag.writing import AnswerMode
 
 runner = CliRunner()
 NO_CACHE = WritingOptions(cache=False)

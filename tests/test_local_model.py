@@ -233,7 +233,7 @@ def test_gguf_that_llama_cpp_cannot_load(seeded: Path, tmp_path: Path) -> None:
 @pytest.mark.local_model
 def test_shown_sentences_are_whole_new_and_about_the_question(local_model: LocalModel, seeded: Path) -> None:
     """Whatever SmolLM2 writes, what is shown as its answer is whole sentences, no title, no near-repeat."""
-    from rag.writing import first_occurrences, fragment_reason, restates_title
+    from rag.check import first_occurrences, fragment_reason, restates_title
 
     code, out, err = invoke("ask", HETEROGENEOUS_QUESTION, "--gguf", str(local_model.path), "--json", "--no-cache")
     assert code == 0, err

@@ -39,7 +39,7 @@ def test_wheel_carries_seeds_and_prompts(tmp_path: Path) -> None:
         "rag/_data/prompts/README.md",
         "rag/_data/prompts/format_json.txt",
         "rag/cli/app.py",
-        "rag/writing/support_model.json",  # the offline citation check's trained weights
+        "rag/check/support_model.json",  # the offline citation check's trained weights
         "rag/_data/NOTICE",  # where the weights and the seed corpus come from, and what that means
     ):
         assert expected in names

@@ -13,12 +13,12 @@ import pytest
 from fake_openai import FakeOpenAI, Reply
 from typer.testing import CliRunner
 
+from rag.check import Answer, AnswerMode, Citation
 from rag.cli import app
 from rag.corpus import load_paths, parse_csl_json
 from rag.errors import InputError
 from rag.formats import csl_item, csl_json, csl_name, to_pandoc
 from rag.records import Paper
-from rag.writing import Answer, AnswerMode, Citation
 
 runner = CliRunner()
 PANDOC = shutil.which("pandoc")

@@ -28,6 +28,17 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
+from rag.check import (
+    CITATION_GROUP,
+    Answer,
+    AnswerMode,
+    Citation,
+    check_reply,
+    expand,
+    source_block,
+    sources_text,
+    split_cited_sentences,
+)
 from rag.cli import clean, render_answer, render_paper, render_search
 from rag.config import load_settings
 from rag.corpus import (
@@ -47,21 +58,10 @@ from rag.llm import Completion, Usage
 from rag.records import Hit, Paper, SeedList
 from rag.services import PaperView, SearchResult
 from rag.text import tokenize
-from rag.writing import (
-    CITATION_GROUP,
-    Answer,
-    AnswerMode,
-    Citation,
-    check_reply,
-    expand,
-    source_block,
-    sources_text,
-    split_cited_sentences,
-)
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FILES = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-# The labels a shown sentence may carry (rag.writing.checking.SHOWN).
+# The labels a shown sentence may carry (rag.check.answers.SHOWN).
 SHOWN_LABELS = {"supported", "evidence_found", "weak", "contradicted"}
 SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -493,7 +493,7 @@ def test_render_paper_shows_markup_literally(paper: Paper, subjects: list[str]) 
 def test_the_answer_check_shows_only_checked_given_citations(
     raw: str, given_papers: list[Paper], cut: bool, structured: bool
 ) -> None:
-    """What users see of any model text (rag.writing.checking, the path every answer takes)."""
+    """What users see of any model text (rag.check.answers, the path every answer takes)."""
     if not given_papers:
         given_papers = [Paper(id=f"p{i:012x}", text=f"abstract {i} about gpus.", citekey=f"k{i}") for i in range(1, 5)]
     reply = Completion(raw, structured=structured, stopped="repetition" if cut else None)

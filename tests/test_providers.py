@@ -9,6 +9,7 @@ from pathlib import Path
 
 from conftest import SEEDS
 
+from rag.check import AnswerMode, Support
 from rag.config import Settings, load_settings
 from rag.corpus import load_paths
 from rag.llm import (
@@ -30,7 +31,7 @@ from rag.llm import (
 )
 from rag.records import Notify
 from rag.text import split_prose
-from rag.writing import AnswerMode, Composer, Support
+from rag.writing import Composer
 
 _SOURCE = re.compile(r'<source n="(\d+)">\n(?:[A-Z][a-z]+: .*\n)*(?P<text>.*?)\n</source>', re.DOTALL)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import HETEROGENEOUS_QUESTION
 
 import rag
-from rag.writing import AnswerMode
+from rag.check import AnswerMode
 
 
 def test_search_and_ask_from_a_script(seeded: Path) -> None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from conftest import MODEL_DIR, needs_model
 
+from rag.check import AnswerMode
 from rag.embed import OnnxMiniLM, model_files_dir
 from rag.records import Hit, Paper
-from rag.writing import AnswerMode, extractive_answer, leans_back, self_standing
+from rag.writing import extractive_answer, leans_back, self_standing
 
 MAPREDUCE = Paper(
     "mr",

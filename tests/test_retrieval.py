@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import HETEROGENEOUS_QUESTION, REPO, needs_model
 
+from rag.check import AnswerMode
 from rag.config import load_settings
 from rag.errors import InputError
 from rag.evaluation import evaluate, load_questions, ndcg
@@ -16,7 +17,6 @@ from rag.services import Context, SearchRequest
 from rag.services import read as read_service
 from rag.services import writing as writing_service
 from rag.text import split_sentences
-from rag.writing import AnswerMode
 
 HETEROGENEOUS_PAPERS = {"yuan2022decentralized", "yang2023holmes", "liang2026hexiseq", "dunner2017efficient"}
 DEV_QUESTIONS = REPO / "eval" / "dev_questions.jsonl"  # shipped with the repository
@@ -135,7 +135,7 @@ def test_extractive_answer_defuses_an_abstracts_own_reference_numbers() -> None:
 @needs_model
 def test_off_topic_questions_are_refused_and_labelled_ones_answered(seeded: Path) -> None:
     """The refusal rule on absolute signals (eval/: the labelled questions and the off-topic ones)."""
-    from rag.writing import AnswerMode
+    from rag.check import AnswerMode
 
     eval_dir = Path(__file__).resolve().parent.parent / "eval"
     on_topic = [json.loads(line)["question"] for line in (eval_dir / "dev_questions.jsonl").read_text().splitlines()]

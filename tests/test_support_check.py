@@ -1,4 +1,4 @@
-"""The offline support check (rag.writing.support_check) with the shipped weights, no real model needed."""
+"""The offline support check (rag.check.support_model) with the shipped weights, no real model needed."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from rag.check import Support, load_support_model
 from rag.records import ProgressFn
 from rag.text import tokenize
-from rag.writing import SupportLabel, load_support_model
 
 
 class HashedBagOfWords:
@@ -60,8 +60,8 @@ def test_a_claim_on_another_topic_scores_low(embedder: HashedBagOfWords | None) 
         embedder,
     )
     assert off_topic.score < 0.2 < on_topic.score
-    assert off_topic.label is SupportLabel.NOT_FOUND
-    assert on_topic.label is not SupportLabel.NOT_FOUND
+    assert off_topic.label is Support.UNSUPPORTED
+    assert on_topic.label is not Support.UNSUPPORTED
 
 
 @pytest.mark.parametrize("embedder", EMBEDDERS)
@@ -87,14 +87,14 @@ def test_empty_evidence_is_unsupported(embedder: HashedBagOfWords | None) -> Non
     for evidence in ("", []):
         (result,) = model.score(["Aspirin lowers colorectal cancer risk."], [evidence], embedder)
         assert (result.score, result.evidence_index, result.evidence_text) == (0.0, -1, "")
-        assert result.label is SupportLabel.NOT_FOUND
+        assert result.label is Support.UNSUPPORTED
     assert model.score([], [], embedder) == []
 
 
 def test_a_claim_citing_two_papers_finds_its_evidence_in_the_right_one() -> None:
     """Read together, a snippet cut with '…' must not run into the next paper's first sentence."""
+    from rag.check import score_against_group
     from rag.records import Paper
-    from rag.writing import score_against_group
 
     cut = Paper(id="a", text="Holmes trains across clusters with heterogeneous NICs. Training is expensive and slow…")
     other = Paper(id="b", text="HexiSeq extends context parallelism to heterogeneous GPU meshes. It is fast.")

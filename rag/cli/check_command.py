@@ -19,27 +19,20 @@ from rag.cli.runtime import context, emit, handle_errors_as_usage, progress_bar,
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from rag.services.requests import CheckRequest
     from rag.services.results import CheckReport
 
 # Past this, checking shows a progress bar (a one-page draft is done sooner).
 PROGRESS_AFTER_SECONDS = 2.0
 PROBLEMS_EXIT = 1
 STDIN = "-"
-STYLES = {
-    "wrong_paper": "bold red",
-    "contradicts": "bold magenta",
-    "retracted": "bold red",
-    "fits_stated": "green",
-    "fits_not_stated": "cyan",
-    "cannot_check": "yellow",
-}
 
 
 def render_check(console: Console, report: CheckReport, everything: bool = False) -> None:
     """The problems (``everything``: every citation) as wrapped linter lines grouped by file, then the summary."""
     from rich.text import Text
 
-    from rag.writing.check_findings import finding
+    from rag.check.verdicts import finding
 
     shown = report.checks if everything else report.problems
     order = {file: n for n, file in enumerate(dict.fromkeys(c.cite.file for c in report.checks))}
@@ -50,7 +43,7 @@ def render_check(console: Console, report: CheckReport, everything: bool = False
             cite = check.cite
             code_at = len(f"{cite.file}:{cite.line}:{cite.column}: ")
             styled = Text(finding(check))
-            styled.stylize(STYLES[check.verdict.value], code_at, code_at + len(check.verdict.code))
+            styled.stylize(check.verdict.style, code_at, code_at + len(check.verdict.code))
             console.print(styled)  # wrapped at the terminal's width, never cut
     console.print(Text(report.summary_line(), style="bold"))
 
@@ -95,21 +88,8 @@ def check(
     """
     from rag.services.check import check as core_check
     from rag.services.contracts import check_json
-    from rag.services.requests import CheckRequest
 
-    stdin = [f for f in files if f == STDIN]
-    if stdin and len(files) > 1:
-        raise typer.BadParameter("- (standard input) is the only manuscript when given")
-    request = CheckRequest(
-        [Path(f) for f in files if f != STDIN],
-        text=sys.stdin.read() if stdin else None,
-        text_format=None,
-        text_name=STDIN if stdin else None,
-        bibs=bib or [],
-        verify_llm=verify is Verify.LLM,
-        cache=not no_cache,
-        log=not no_log,
-    )
+    request = _request(files, bib or [], verify_llm=verify is Verify.LLM, cache=not no_cache, log=not no_log)
     overrides = model_overrides(model, base_url, gguf)
     bar = progress_bar(progress_after=PROGRESS_AFTER_SECONDS, model_line=not as_json)
     with context(bar=bar, **overrides) as ctx:
@@ -120,3 +100,22 @@ def check(
         silence_stdout()
     if report.problems:
         raise typer.Exit(PROBLEMS_EXIT)
+
+
+def _request(files: list[str], bibs: list[Path], verify_llm: bool, cache: bool, log: bool) -> CheckRequest:
+    """The check asked for: the manuscripts named, or the one read from standard input (``-``)."""
+    from rag.services.requests import CheckRequest
+
+    stdin = [f for f in files if f == STDIN]
+    if stdin and len(files) > 1:
+        raise typer.BadParameter("- (standard input) is the only manuscript when given")
+    return CheckRequest(
+        [Path(f) for f in files if f != STDIN],
+        text=sys.stdin.read() if stdin else None,
+        text_format=None,
+        text_name=STDIN if stdin else None,
+        bibs=bibs,
+        verify_llm=verify_llm,
+        cache=cache,
+        log=log,
+    )

@@ -14,6 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from rag.check.sentences import Answer
 from rag.formats import shown
 from rag.formats.details import abstract_lines, detail_rows
 from rag.records import LogEntry, Paper
@@ -30,7 +31,6 @@ from rag.services.results import (
     SupportEvalRun,
 )
 from rag.text import plural, printable
-from rag.writing.answer import Answer
 
 SNIPPET_CHARS = 220
 

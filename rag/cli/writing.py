@@ -36,10 +36,10 @@ from rag.cli.runtime import context, emit, handle_errors, print_json, progress_b
 from rag.services.requests import DEFAULT_DOCUMENT
 
 if TYPE_CHECKING:
+    from rag.check.sentences import Answer, CitedSentence
     from rag.cli.progress import ProgressBar
     from rag.records import Paper
     from rag.services.requests import WritingOptions
-    from rag.writing.answer import Answer, CitedSentence
 
 R = TypeVar("R")
 A = TypeVar("A")
@@ -59,7 +59,7 @@ class LiveText:
         self._started = time.monotonic()
 
     def sentence(self, sentence: CitedSentence, papers: list[Paper]) -> None:
-        from rag.writing.sources import author_year
+        from rag.check.sources import author_year
 
         if self.json_lines:
             event = {

@@ -16,47 +16,72 @@ May import: rag.records, rag.errors, rag.text.
 
 from __future__ import annotations
 
-from rag.faces import face_attribute
+from typing import TYPE_CHECKING
 
-# The package's face: what tests and scripts import from it, each name loaded from its module on first use
-# (importing the package loads none of them).
-_FACE = {
-    "CLEANER_VERSION": "rag.corpus.cleaning",
-    "clean_prose": "rag.corpus.cleaning",
-    "clean_title": "rag.corpus.cleaning",
-    "join_broken_words": "rag.corpus.cleaning",
-    "strip_copyright": "rag.corpus.cleaning",
-    "parse_bibtex": "rag.corpus.exports.bibtex",
-    "parse_csl_json": "rag.corpus.exports.csljson",
-    "FORMATS": "rag.corpus.file_formats",
-    "MAX_CITEKEY_CHARS": "rag.corpus.identity",
-    "assign_citekeys": "rag.corpus.identity",
-    "content_id": "rag.corpus.identity",
-    "surname": "rag.corpus.identity",
-    "latex_to_text": "rag.corpus.latex",
-    "MAX_ABSTRACT_CHARS": "rag.corpus.loader",
-    "load_paths": "rag.corpus.loader",
-    "read_text_file": "rag.corpus.loader",
-    "split_names": "rag.corpus.names",
-    "split_run_together": "rag.corpus.names",
-    "parse_pdf": "rag.corpus.pdf.document",
-    "is_heading_line": "rag.corpus.pdf.page_cleaning",
-    "strip_furniture": "rag.corpus.pdf.page_cleaning",
-    "MIN_PASSAGE_WORDS": "rag.corpus.pdf.passages",
-    "split_passages": "rag.corpus.pdf.passages",
-    "from_file_name": "rag.corpus.pdf.titles",
-    "is_junk_title": "rag.corpus.pdf.titles",
-    "READERS": "rag.corpus.readers",
-    "ReadOptions": "rag.corpus.readers",
-    "clean_again": "rag.corpus.recleaning",
-    "METADATA_COLUMNS": "rag.corpus.seeds",
-    "METADATA_FILE": "rag.corpus.seeds",
-    "parse_metadata": "rag.corpus.seeds",
-    "parse_seed_list": "rag.corpus.seeds",
-    "split_paragraphs": "rag.corpus.seeds",
-    "better_bibtex_keys": "rag.corpus.zotero.betterbibtex",
-    "READ_COLUMNS": "rag.corpus.zotero.schema",
-}
+from rag.faces import face_attribute, face_of
+
+if TYPE_CHECKING:  # the package's face, one list: what other packages, scripts and tests import from it
+    from rag.corpus.cleaning import CLEANER_VERSION as CLEANER_VERSION
+    from rag.corpus.cleaning import clean_prose as clean_prose
+    from rag.corpus.cleaning import clean_title as clean_title
+    from rag.corpus.cleaning import join_broken_words as join_broken_words
+    from rag.corpus.cleaning import strip_copyright as strip_copyright
+    from rag.corpus.cleaning import strip_glued_headings as strip_glued_headings
+    from rag.corpus.cleaning import strip_line_numbers as strip_line_numbers
+    from rag.corpus.exports.bibtex import parse_bibtex as parse_bibtex
+    from rag.corpus.exports.csljson import parse_csl_json as parse_csl_json
+    from rag.corpus.exports.own_records import ADDED_FIELDS as ADDED_FIELDS
+    from rag.corpus.exports.own_records import CARRIED as CARRIED
+    from rag.corpus.exports.own_records import CSL_CUSTOM as CSL_CUSTOM
+    from rag.corpus.exports.own_records import ENTRY_KEY as ENTRY_KEY
+    from rag.corpus.exports.own_records import OWN_RECORD as OWN_RECORD
+    from rag.corpus.exports.own_records import bibtex_comment as bibtex_comment
+    from rag.corpus.exports.tabular import parse_mapping as parse_mapping
+    from rag.corpus.file_formats import FORMATS as FORMATS
+    from rag.corpus.file_formats import described_formats as described_formats
+    from rag.corpus.identity import MAX_CITEKEY_CHARS as MAX_CITEKEY_CHARS
+    from rag.corpus.identity import TRUNCATION_MARK as TRUNCATION_MARK
+    from rag.corpus.identity import assign_citekeys as assign_citekeys
+    from rag.corpus.identity import citekey_stem as citekey_stem
+    from rag.corpus.identity import content_id as content_id
+    from rag.corpus.identity import free_key as free_key
+    from rag.corpus.identity import normalize_text as normalize_text
+    from rag.corpus.identity import resolve_key_clashes as resolve_key_clashes
+    from rag.corpus.identity import surname as surname
+    from rag.corpus.latex import latex_to_text as latex_to_text
+    from rag.corpus.loader import MAX_ABSTRACT_CHARS as MAX_ABSTRACT_CHARS
+    from rag.corpus.loader import load_paths as load_paths
+    from rag.corpus.merging import Merge as Merge
+    from rag.corpus.merging import WorkFinder as WorkFinder
+    from rag.corpus.merging import merge_paper as merge_paper
+    from rag.corpus.merging import merge_work as merge_work
+    from rag.corpus.merging import merged_line as merged_line
+    from rag.corpus.merging import read_from_pdf as read_from_pdf
+    from rag.corpus.merging import separate_edition as separate_edition
+    from rag.corpus.names import split_names as split_names
+    from rag.corpus.names import split_run_together as split_run_together
+    from rag.corpus.pdf.document import FIRST_PAGES as FIRST_PAGES
+    from rag.corpus.pdf.document import parse_pdf as parse_pdf
+    from rag.corpus.pdf.page_cleaning import is_heading_line as is_heading_line
+    from rag.corpus.pdf.page_cleaning import strip_furniture as strip_furniture
+    from rag.corpus.pdf.passages import MIN_PASSAGE_WORDS as MIN_PASSAGE_WORDS
+    from rag.corpus.pdf.passages import split_passages as split_passages
+    from rag.corpus.pdf.titles import from_file_name as from_file_name
+    from rag.corpus.pdf.titles import is_junk_title as is_junk_title
+    from rag.corpus.readers import READERS as READERS
+    from rag.corpus.readers import ReadOptions as ReadOptions
+    from rag.corpus.recleaning import clean_again as clean_again
+    from rag.corpus.seeds import METADATA_COLUMNS as METADATA_COLUMNS
+    from rag.corpus.seeds import METADATA_FILE as METADATA_FILE
+    from rag.corpus.seeds import parse_metadata as parse_metadata
+    from rag.corpus.seeds import parse_seed_list as parse_seed_list
+    from rag.corpus.seeds import split_paragraphs as split_paragraphs
+    from rag.corpus.textfile import read_text_file as read_text_file
+    from rag.corpus.zotero.betterbibtex import better_bibtex_keys as better_bibtex_keys
+    from rag.corpus.zotero.schema import READ_COLUMNS as READ_COLUMNS
+
+# Each name is loaded from its module on first use (importing the package loads none of them).
+_FACE = face_of(__file__)
 __all__ = sorted(_FACE)
 
 

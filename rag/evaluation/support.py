@@ -37,7 +37,7 @@ class LabelledPair:
 @dataclass
 class PairResult:
     gold: str
-    label: str  # the check's label (rag.writing.answer.Support value)
+    label: str  # the check's label (rag.check.sentences.Support value)
     score: float
     top: bool  # the check gave its top label: it would show the citation as backed
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
-from rag.writing.answer import Answer
-from rag.writing.citations import CITATION_GROUP, rewrite_citation_runs
+from rag.check.claims import rewrite_citation_runs
+from rag.check.markers import CITATION_GROUP
+from rag.check.sentences import Answer
+from rag.check.subjects import cited_subjects
 from rag.writing.in_text import mark_in_text, split_marked
-from rag.writing.subjects import cited_subjects
 
 _RUN_OF_CITATIONS = re.compile(rf"\s*(?:{CITATION_GROUP.pattern})+")
 _LATEX_SPECIALS = {

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from rag.check.sentences import Answer
 from rag.records import Paper
-from rag.writing.answer import Answer
 
 # Said wherever a retracted work is named (references of answers, drafts, the MCP tools).
 RETRACTED_MARK = "[RETRACTED]"

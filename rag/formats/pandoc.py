@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rag.writing.answer import Answer
-from rag.writing.citations import CITATION_GROUP, rewrite_citation_runs
+from rag.check.claims import rewrite_citation_runs
+from rag.check.markers import CITATION_GROUP
+from rag.check.sentences import Answer
+from rag.check.subjects import cited_subjects
 from rag.writing.in_text import mark_in_text, split_marked
-from rag.writing.subjects import cited_subjects
 
 # Adjacent groups ("[1][2]", "[1] [3]", "[1, 2]") are one run: Pandoc groups them as "[@a; @b]".
 _RUN_OF_CITATIONS = re.compile(rf"(?:{CITATION_GROUP.pattern})(?:[ \t]*(?:{CITATION_GROUP.pattern}))*")

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from rag.check.sentences import Answer
 from rag.errors import InputError
 from rag.formats.bibtex import bibtex
 from rag.formats.csl import csl_json
@@ -18,7 +19,6 @@ from rag.formats.latex import to_latex
 from rag.formats.markdown import to_markdown
 from rag.formats.pandoc import to_pandoc
 from rag.records import Paper
-from rag.writing.answer import Answer
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from rag.check.sentences import Answer, AnswerMode, CitedSentence, Support
+from rag.check.sources import author_year
 from rag.formats.markdown import reference
 from rag.records import Paper
 from rag.text import printable
-from rag.writing.answer import Answer, AnswerMode, CitedSentence, Support
-from rag.writing.sources import author_year
 
 ATTRIBUTED_MARK = "†"
 # Style names the CLI maps to colours.

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from rag.errors import InputError
 from rag.manuscripts.citing import Manuscript
-from rag.manuscripts.latex import read_latex
-from rag.manuscripts.pandoc import read_pandoc
+from rag.manuscripts.latex.reader import read_latex
+from rag.manuscripts.pandoc.reader import read_pandoc
 from rag.manuscripts.sources import Finder, read_source, shown
 
 

@@ -7,20 +7,27 @@ papers and their vectors.
 
 from __future__ import annotations
 
-from rag.faces import face_attribute
+from typing import TYPE_CHECKING
 
-# The package's face: what tests and scripts import from it, each name loaded from its module on first use
-# (importing the package loads none of them).
-_FACE = {
-    "SCRIPT": "rag.mapping.html",
-    "render_html": "rag.mapping.html",
-    "LABEL_ALL_MAX": "rag.mapping.layout",
-    "project": "rag.mapping.layout",
-    "LibraryMap": "rag.mapping.picture",
-    "box_of": "rag.mapping.png",
-    "figure": "rag.mapping.png",
-    "render_png": "rag.mapping.png",
-}
+from rag.faces import face_attribute, face_of
+
+if TYPE_CHECKING:  # the package's face, one list: what other packages, scripts and tests import from it
+    from rag.mapping.html import SCRIPT as SCRIPT
+    from rag.mapping.html import render_html as render_html
+    from rag.mapping.layout import LABEL_ALL_MAX as LABEL_ALL_MAX
+    from rag.mapping.layout import Matrix as Matrix
+    from rag.mapping.layout import lexical_vectors as lexical_vectors
+    from rag.mapping.layout import project as project
+    from rag.mapping.layout import unit_rows as unit_rows
+    from rag.mapping.output import RENDERERS as RENDERERS
+    from rag.mapping.output import write_map as write_map
+    from rag.mapping.picture import LibraryMap as LibraryMap
+    from rag.mapping.png import box_of as box_of
+    from rag.mapping.png import figure as figure
+    from rag.mapping.png import render_png as render_png
+
+# Each name is loaded from its module on first use (importing the package loads none of them).
+_FACE = face_of(__file__)
 __all__ = sorted(_FACE)
 
 

@@ -10,19 +10,19 @@ stdout is the protocol.
 
 from __future__ import annotations
 
-from rag.faces import face_attribute
-from rag.mcp_server.server import build_server, serve
+from typing import TYPE_CHECKING
 
-__all__ = ["build_server", "serve"]
+from rag.faces import face_attribute, face_of
 
+if TYPE_CHECKING:  # the package's face, one list: what other packages, scripts and tests import from it
+    from rag.mcp_server.payloads import show_text as show_text
+    from rag.mcp_server.server import MAX_QUERY_CHARS as MAX_QUERY_CHARS
+    from rag.mcp_server.server import build_server as build_server
+    from rag.mcp_server.server import serve as serve
 
-# The package's face: what tests and scripts import from it, each name loaded from its module on first use
-# (importing the package loads none of them).
-_FACE = {
-    "show_text": "rag.mcp_server.payloads",
-    "MAX_QUERY_CHARS": "rag.mcp_server.server",
-}
-__all__ += sorted(_FACE)
+# Each name is loaded from its module on first use (importing the package loads none of them).
+_FACE = face_of(__file__)
+__all__ = sorted(_FACE)
 
 
 def __getattr__(name: str) -> object:

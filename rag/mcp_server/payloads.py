@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from rag.check.sentences import Answer, AnswerMode
+from rag.check.verdicts import finding
 from rag.formats.details import abstract_lines, detail_rows
 from rag.formats.markdown import reference
 from rag.records import Paper
 from rag.services import contracts
 from rag.services.results import CheckReport, Collections, PaperView, SearchResult
 from rag.text import printable
-from rag.writing.answer import Answer, AnswerMode
-from rag.writing.check_findings import finding
 
 # A search hit's text in the readable rendering; the structured result has all of it.
 SNIPPET_CHARS = 240

@@ -1,4 +1,4 @@
-"""`rag check`: a manuscript's citations checked against the library (rag.writing.manuscript_check).
+"""`rag check`: a manuscript's citations checked against the library (rag.check.manuscript).
 
 Orchestration only: read the manuscripts; add the bibliographies they name (and --bib) to the library, as
 ingest merges them, so a key finds the library's copy of its paper; resolve the keys and score the sentences
@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from rag.check.manuscript import LibraryView, ManuscriptChecker
+from rag.check.paper_fit import ManuscriptScores, surnames_of
 from rag.errors import InputError, NotFoundError
 from rag.index.paper_scores import score_sentences
 from rag.index.session import LibrarySession
@@ -27,8 +29,6 @@ from rag.services.ingest import ingest
 from rag.services.requests import CheckRequest, WritingOptions
 from rag.services.results import CheckReport
 from rag.text import plural
-from rag.writing.manuscript_check import LibraryView, ManuscriptChecker
-from rag.writing.paper_fit import ManuscriptScores, surnames_of
 
 TEXT_NAME = "<text>"
 # Beside a library's papers file: the bibliography files a check added, as they were (size, time).

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from rag.check.sentences import Answer, Citation, CitedSentence, Provenance
+from rag.check.verdicts import CitationCheck
 from rag.evaluation.metrics import EvalReport
 from rag.records import Hit, LogEntry, Paper
 from rag.services.configuration import ConfigView
@@ -24,8 +26,6 @@ from rag.services.results import (
     SearchResult,
     SupportEvalRun,
 )
-from rag.writing.answer import Answer, Citation, CitedSentence, Provenance
-from rag.writing.check_findings import CitationCheck
 
 
 def hit_json(hit: Hit) -> dict[str, Any]:

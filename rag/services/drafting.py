@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from rag.check.live import OnSentence
+from rag.check.sentences import Answer
 from rag.errors import InputError
 from rag.formats.registry import BibliographyFormat, bibliography_for, document_format
 from rag.llm.types import OnToken
@@ -15,11 +17,9 @@ from rag.services.requests import DEFAULT_WRITING, DraftRequest, SearchRequest, 
 from rag.services.results import Draft
 from rag.services.writing import composer
 from rag.text import plural
-from rag.writing.answer import Answer
 from rag.writing.evidence_sentences import is_evidence, related_without_abstract
 from rag.writing.extractive import refusal
 from rag.writing.extractive_draft import prose_or_outline
-from rag.writing.live import OnSentence
 
 
 def draft(

@@ -7,6 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from rag.check.model_judge import judge_with_model
+from rag.check.policy import answer_label
 from rag.errors import InputError, NotFoundError
 from rag.evaluation.beir import beir_ids, is_beir_folder, load_beir
 from rag.evaluation.metrics import LabelledQuestion, evaluate, load_questions
@@ -18,8 +20,6 @@ from rag.services.context import Context
 from rag.services.judges import keep_figures
 from rag.services.requests import EvalRequest, SupportEvalRequest, WritingOptions
 from rag.services.results import EvalRun, SupportEvalRun
-from rag.writing.citation_check import answer_label
-from rag.writing.verification import judge_with_model
 
 # Bad lines of a pairs file shown one by one; the rest are counted.
 SHOWN_WARNINGS = 5

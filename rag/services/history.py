@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from rag.check.sentences import Answer
+from rag.check.verdicts import finding
 from rag.errors import NotFoundError, RagError
 from rag.formats.shown import answer_lines, plain
 from rag.index.history import History
@@ -12,8 +14,6 @@ from rag.services.context import Context
 from rag.services.contracts import answer_json, check_json
 from rag.services.requests import WritingOptions
 from rag.services.results import CheckReport
-from rag.writing.answer import Answer
-from rag.writing.check_findings import finding
 
 DEFAULT_SHOWN = 20
 

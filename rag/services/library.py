@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from rag.check.live import OnSentence
+from rag.check.sentences import Answer
 from rag.llm.types import OnToken
 from rag.services import check as check_service
 from rag.services import drafting, manage, read
@@ -25,8 +27,6 @@ from rag.services.requests import (
     WritingOptions,
 )
 from rag.services.results import CheckReport, Draft, IngestResult, Listing, PaperView, RemoveResult, SearchResult
-from rag.writing.answer import Answer
-from rag.writing.live import OnSentence
 
 
 class Library:

@@ -1,5 +1,5 @@
 """What the commands return: typed result records, one per command that is not a writing command
-(those return ``rag.writing.answer.Answer``).
+(those return ``rag.check.sentences.Answer``).
 
 Cheap to import, so renderers and JSON writers take these types without loading
 the index or the models.
@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from rag.check.sentences import Answer
+from rag.check.verdicts import CitationCheck, Verdict
 from rag.evaluation.metrics import EvalReport
 from rag.evaluation.support import SupportReport
 from rag.llm.types import Usage
 from rag.records import Hit, LibraryInfo, Paper, SeedList
 from rag.text import plural
-from rag.writing.answer import Answer
-from rag.writing.check_findings import CitationCheck, Verdict
 
 
 @dataclass

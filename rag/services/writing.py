@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rag.check.live import OnSentence
+from rag.check.sentences import Answer, AnswerMode
 from rag.embed.types import Embedder
 from rag.errors import InputError
 from rag.llm.types import ChatModel, OnToken
@@ -15,12 +17,10 @@ from rag.records import Paper
 from rag.services.context import Context
 from rag.services.history import record_answer
 from rag.services.requests import DEFAULT_WRITING, SearchRequest, SummaryRequest, WritingOptions
-from rag.writing.answer import Answer, AnswerMode
 from rag.writing.evidence_sentences import is_evidence
 from rag.writing.extractive import extractive_answer, refusal
 from rag.writing.extractive_draft import prose_or_outline
 from rag.writing.generation import Composer, GenerationOptions
-from rag.writing.live import OnSentence
 
 NO_MODEL_FOR_LONG = "--long needs a language model (RAG_LLM_MODEL or --model): without one the answer is quoted"
 
@@ -48,7 +48,7 @@ def ask(
     on_sentence: OnSentence | None = None,
 ) -> Answer:
     """A cited answer: from the model when one is configured, else extractive. ``on_token`` hears the model's
-    text as it streams, ``on_sentence`` each checked sentence as it completes (rag.writing.live)."""
+    text as it streams, ``on_sentence`` each checked sentence as it completes (rag.check.live)."""
     request.validate()
     model = ctx.chat_model(options)
     settings = ctx.settings

@@ -1,62 +1,40 @@
-"""Cited text: extractive answers, model-written answers, summaries and drafts, the citation
-protocol, support checks and outlines. Writing them out as LaTeX, Pandoc or BibTeX is rag.formats.
+"""Cited text: extractive answers, model-written answers, summaries and drafts, and outlines; every sentence
+goes through the citation check (rag.check). Writing them out as LaTeX, Pandoc or BibTeX is rag.formats.
 
-May import: rag.records, rag.errors, rag.config, rag.text, rag.corpus.identity, rag.llm, rag.embed.
+May import: rag.records, rag.errors, rag.config, rag.text, rag.corpus.identity, rag.llm, rag.embed, rag.check.
 Never the index: it is given hits and papers.
 """
 
 from __future__ import annotations
 
-from rag.faces import face_attribute
+from typing import TYPE_CHECKING
 
-# The package's face: what tests and scripts import from it, each name loaded from its module on first use
-# (importing the package loads none of them).
-_FACE = {
-    "best_aligned": "rag.writing.alignment",
-    "changes": "rag.writing.alignment",
-    "content_words": "rag.writing.alignment",
-    "windows": "rag.writing.alignment",
-    "Answer": "rag.writing.answer",
-    "AnswerMode": "rag.writing.answer",
-    "Citation": "rag.writing.answer",
-    "CitedSentence": "rag.writing.answer",
-    "Support": "rag.writing.answer",
-    "REVERSED": "rag.writing.checking",
-    "UNSTATED": "rag.writing.checking",
-    "check_reply": "rag.writing.checking",
-    "CITATION_GROUP": "rag.writing.citations",
-    "expand": "rag.writing.citations",
-    "split_cited_sentences": "rag.writing.citations",
-    "first_occurrences": "rag.writing.degenerate",
-    "fragment_reason": "rag.writing.degenerate",
-    "restates_title": "rag.writing.degenerate",
-    "FindingKind": "rag.writing.discrepancies",
-    "NumberTable": "rag.writing.discrepancies",
-    "SourceFacts": "rag.writing.discrepancies",
-    "missing_facts": "rag.writing.discrepancies",
-    "name_mentions": "rag.writing.discrepancies",
-    "numbers_in": "rag.writing.discrepancies",
-    "leans_back": "rag.writing.evidence_sentences",
-    "self_standing": "rag.writing.evidence_sentences",
-    "extractive_answer": "rag.writing.extractive",
-    "Composer": "rag.writing.generation",
-    "mark_in_text": "rag.writing.in_text",
-    "split_marked": "rag.writing.in_text",
-    "group_papers": "rag.writing.outline",
-    "theme_names": "rag.writing.outline",
-    "source_block": "rag.writing.sources",
-    "sources_text": "rag.writing.sources",
-    "parse_structured": "rag.writing.structured",
-    "name_vague_subject": "rag.writing.subjects",
-    "SupportLabel": "rag.writing.support_check",
-    "load_support_model": "rag.writing.support_check",
-    "theme_sentences": "rag.writing.theme_sentence",
-    "score_against_group": "rag.writing.verification",
-    "Voice": "rag.writing.voice",
-    "in_text_label": "rag.writing.voice",
-    "third_person": "rag.writing.voice",
-    "turn": "rag.writing.voice",
-}
+from rag.faces import face_attribute, face_of
+
+if TYPE_CHECKING:  # the package's face, one list: what other packages, scripts and tests import from it
+    from rag.writing.evidence_sentences import is_evidence as is_evidence
+    from rag.writing.evidence_sentences import leans_back as leans_back
+    from rag.writing.evidence_sentences import related_without_abstract as related_without_abstract
+    from rag.writing.evidence_sentences import self_standing as self_standing
+    from rag.writing.extractive import extractive_answer as extractive_answer
+    from rag.writing.extractive import refusal as refusal
+    from rag.writing.extractive_draft import CONNECTIVES as CONNECTIVES
+    from rag.writing.extractive_draft import prose_or_outline as prose_or_outline
+    from rag.writing.generation import Composer as Composer
+    from rag.writing.generation import GenerationOptions as GenerationOptions
+    from rag.writing.in_text import mark_in_text as mark_in_text
+    from rag.writing.in_text import split_marked as split_marked
+    from rag.writing.outline import THEMES_PER_SQRT_HALF as THEMES_PER_SQRT_HALF
+    from rag.writing.outline import group_papers as group_papers
+    from rag.writing.outline import theme_names as theme_names
+    from rag.writing.theme_sentence import theme_sentences as theme_sentences
+    from rag.writing.voice import Voice as Voice
+    from rag.writing.voice import in_text_label as in_text_label
+    from rag.writing.voice import third_person as third_person
+    from rag.writing.voice import turn as turn
+
+# Each name is loaded from its module on first use (importing the package loads none of them).
+_FACE = face_of(__file__)
 __all__ = sorted(_FACE)
 
 

@@ -1,6 +1,6 @@
 """Each paper's sentences as evidence for a question: which papers may back an answer at all, their sentences
 (whole, self-standing, cleaned of a publisher's table of contents), and the evidence selector's pick of the
-ones that answer (rag.writing.support_check: sentence similarity to the question, coverage of its rare terms,
+ones that answer (rag.check.support_model: sentence similarity to the question, coverage of its rare terms,
 where results sit in an abstract). Quoted as they are by extractive answers (rag.writing.extractive), given
 to a model as its sources (rag.writing.generation), turned into paragraphs (rag.writing.extractive_draft).
 """
@@ -15,13 +15,13 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from rag.check import support_model
+from rag.check.markers import CITATION_GROUP
+from rag.check.screen import no_news_terms
+from rag.check.support_model import load_support_model
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
 from rag.text import split_prose, term_coverage, tokenize
-from rag.writing import support_check
-from rag.writing.citations import CITATION_GROUP
-from rag.writing.degenerate import no_news_terms
-from rag.writing.support_check import load_support_model
 
 # How well a sentence matches the question: its similarity to it, plus this much for sharing its terms (a
 # paper's quote then ranks by its best sentence: rag.writing.extractive).
@@ -178,7 +178,7 @@ def selector_logits(
     variant = model.embedding if with_vectors else model.lexical
     cosines = np.asarray(vectors @ question_vector, dtype=np.float64) if with_vectors else None  # type: ignore[operator]
     terms = list(dict.fromkeys(tokenize(question)))
-    return variant.selector.logits(support_check.sentence_table(terms, sentences, model.idf, cosines))
+    return variant.selector.logits(support_model.sentence_table(terms, sentences, model.idf, cosines))
 
 
 def quoted_sentences(logits: FloatArray) -> list[int]:
@@ -243,7 +243,7 @@ def question_frame() -> frozenset[str]:
     return frozenset(tokenize(_QUESTION_FRAME)) | no_news_terms()
 
 
-def _idf_coverage(terms: Sequence[str], sentence: str, idf: support_check.Idf) -> float:
+def _idf_coverage(terms: Sequence[str], sentence: str, idf: support_model.Idf) -> float:
     """Share of ``terms`` (weighted by rarity) the sentence holds."""
     have = set(tokenize(sentence))
     total = sum(idf(t) for t in terms)

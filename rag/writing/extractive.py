@@ -2,7 +2,7 @@
 
 No model writes anything here, so nothing can be invented: every sentence is
 quoted from the abstract its citation points to. Which sentence is quoted is the
-support check's evidence selector's choice (rag.writing.support_check: sentence
+support check's evidence selector's choice (rag.check.support_model: sentence
 similarity to the question, coverage of its rare terms, where results sit in an
 abstract); benchmarks/quote_selection.py measures it against annotated evidence.
 A paper known by its title alone is never quoted: it is listed as related.
@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rag.check.sentences import Answer, AnswerMode, Citation
+from rag.check.sources import author_year
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
-from rag.writing.answer import Answer, AnswerMode, Citation
 from rag.writing.evidence_sentences import (
     HitSentences,
     defuse_citations,
@@ -23,7 +24,6 @@ from rag.writing.evidence_sentences import (
     related_without_abstract,
     sentence_table,
 )
-from rag.writing.sources import author_year
 
 MAX_ANSWER_SENTENCES = 4
 # A paper's quote ranks by how well its best sentence matches the question (rag.writing.evidence_sentences),

@@ -8,7 +8,7 @@ that best answers the topic (the evidence selector of rag.writing.evidence_sente
 Nothing else is added but fixed connectives that assert nothing ("Similarly,").
 
 Every sentence goes through the answer-policy check a model's sentences go through
-(rag.writing.checking.check_each); one that does not get the top label is replaced by the paper's next
+(rag.check.answers.check_each); one that does not get the top label is replaced by the paper's next
 sentence, so what is shown restates its source. Each sentence keeps where it came from (``Provenance``).
 """
 
@@ -20,14 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rag.check.answers import Checked, check_each
+from rag.check.claims import Claim, with_citations
+from rag.check.reading import CitedText, prepare
+from rag.check.sentences import Answer, AnswerMode, Citation, CitedSentence, Provenance
 from rag.embed.cached import CachedEmbedder
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
 from rag.text import plural, term_coverage
-from rag.writing.answer import Answer, AnswerMode, Citation, CitedSentence, Provenance
-from rag.writing.checking import Checked, check_each
-from rag.writing.citation_check import CitedText, prepare
-from rag.writing.citations import Claim, with_citations
 from rag.writing.evidence_sentences import HitSentences, defuse_citations, sentence_table
 from rag.writing.outline import OUTLINE_LABEL, group_papers, outline, theme_count, themes_of
 from rag.writing.theme_sentence import ThemeSentence, theme_sentences

@@ -15,14 +15,14 @@ from dataclasses import replace
 
 import numpy as np
 
+from rag.check.markers import CITATION_GROUP
+from rag.check.screen import no_news_terms
+from rag.check.sources import source_block
 from rag.embed.types import Embedder
 from rag.llm.types import CHARS_PER_TOKEN
 from rag.records import Paper
 from rag.text import tokenize
-from rag.writing.citations import CITATION_GROUP
-from rag.writing.degenerate import no_news_terms
 from rag.writing.evidence_sentences import HitSentences
-from rag.writing.sources import source_block
 
 # Sentences of each source the model sees for a short answer, and for --long (the rest is left out)...
 SHORT_SOURCE_SENTENCES = 2

@@ -2,8 +2,8 @@
 
 The model sees numbered sources inside <source> tags (marked as data). Where the
 endpoint takes a JSON schema it answers in sentences with source numbers
-(rag.writing.structured), else with [n] in its text; a stream that loops is cut.
-Either way the reply goes through rag.writing.checking before anyone sees it,
+(rag.check.replies), else with [n] in its text; a stream that loops is cut.
+Either way the reply goes through rag.check.answers before anyone sees it,
 and an answer with no supported sentence falls back to quotes, or to paragraphs of the papers' own
 sentences (rag.writing.extractive_draft).
 """
@@ -13,16 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from rag.check.answers import check_reply, has_supported_sentence
+from rag.check.claims import with_citations
+from rag.check.live import OnSentence, SentenceFeed
+from rag.check.replies import citation_schema, read_claims, readable_stream
+from rag.check.screen import repetition_watch
+from rag.check.sentences import Answer, AnswerMode, Citation, DroppedSentence
+from rag.check.sources import source_block, sources_text
 from rag.config import DEFAULT_LLM_CONTEXT_TOKENS
 from rag.embed.types import Embedder
 from rag.errors import SchemaRefusedError
 from rag.llm.prompts import load_prompt
 from rag.llm.types import CHARS_PER_TOKEN, ChatModel, Completion, OnToken, Usage
 from rag.records import Hit, Paper
-from rag.writing.answer import Answer, AnswerMode, Citation, DroppedSentence
-from rag.writing.checking import check_reply, has_supported_sentence, read_claims
-from rag.writing.citations import with_citations
-from rag.writing.degenerate import repetition_watch
 from rag.writing.evidence_sentences import is_evidence, related_without_abstract, sentence_table
 from rag.writing.extractive import Quote, choose_quotes, quoted_answer, refusal
 from rag.writing.extractive_draft import prose_or_outline
@@ -34,9 +37,6 @@ from rag.writing.focus import (
     addresses_question,
     focused_sources,
 )
-from rag.writing.live import OnSentence, SentenceFeed
-from rag.writing.sources import source_block, sources_text
-from rag.writing.structured import citation_schema, readable_stream
 
 SHORT_ANSWER = "Answer in two to four sentences."
 LONG_ANSWER = "Answer in one well-organized paragraph of six to ten sentences."
@@ -169,9 +169,9 @@ def _as_text(reply: Completion) -> str:
 class Composer:
     """Every model-written text the same way: numbered sources in a prompt, the reply in JSON sentences where the
     endpoint takes a schema (else [n] text, and a stream that loops is cut), each sentence checked against the
-    sources it cites (rag.writing.checking), and what the reader sees instead when none is supported: quotes
+    sources it cites (rag.check.answers), and what the reader sees instead when none is supported: quotes
     for an answer, paragraphs of the papers' own sentences for a summary or a draft. ``on_token`` hears the
-    reply as it streams, ``on_sentence`` each checked sentence as it completes (rag.writing.live)."""
+    reply as it streams, ``on_sentence`` each checked sentence as it completes (rag.check.live)."""
 
     model: ChatModel
     embedder: Embedder | None

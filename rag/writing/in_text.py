@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from rag.writing.answer import Answer
-from rag.writing.citations import CITATION_GROUP, expand
+from rag.check.markers import CITATION_GROUP, expand
+from rag.check.sentences import Answer
 
 # Private-use characters: never in what a reader typed, and removed from the text before marking.
 _OPEN, _CLOSE = "\ue000", "\ue001"

@@ -17,11 +17,11 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from rag.check.claims import split_cited_sentences
+from rag.check.sentences import Answer, AnswerMode, Citation
 from rag.embed.types import Embedder
 from rag.records import Paper
 from rag.text import plural, stopwords, tokenize
-from rag.writing.answer import Answer, AnswerMode, Citation
-from rag.writing.citations import split_cited_sentences
 
 THEME_NAME_WORDS = 3
 KMEANS_ITERATIONS = 50

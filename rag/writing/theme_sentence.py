@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rag.check.screen import restates_title
 from rag.records import Paper
 from rag.text import stopwords, tokenize
-from rag.writing.degenerate import restates_title
 
 
 def _words(text: str) -> frozenset[str]:
@@ -154,7 +154,7 @@ def theme_sentences(theme: Sequence[Paper], others: Sequence[Paper]) -> list[The
                 score = (quality[first] + PAIR_WEIGHT * quality[second]) * len(shared)
                 scored.append((score, _sentence(pair, shared)))
     scored.sort(key=lambda item: -item[0])
-    # The check drops a sentence that says no more than a title (rag.writing.degenerate): such phrases are
+    # The check drops a sentence that says no more than a title (rag.check.screen): such phrases are
     # a title's words, not what the papers share beyond their titles.
     titles = [p.title for p in [*theme, *others] if p.title]
     return [sentence for _, sentence in scored if not restates_title(sentence.text, titles)][:MAX_CANDIDATES]

@@ -1,0 +1,305 @@
+"""A manuscript's citations checked like a linter, under the manuscript policy of the one citation check.
+
+Its author read the whole paper, so what the abstract does not state is a note, not a problem. Problems are
+what a reviewer must catch: *likely the wrong paper* (the cited paper fits the sentence far less than other
+papers of the library do: rag.check.paper_fit, with the papers that fit better, keys ready to paste),
+*contradicts* (the abstract states the opposite: the sentence restates one of its sentences closely and
+reverses it, or the model judge says so with --verify llm), and *retracted*. Notes: *fits, stated* (with the
+evidence sentence), *fits, not stated in the abstract*, *cannot check* (not in the library, known by its
+title only, no sentence). Each citation occurrence is checked; a sentence citing several papers is also read
+against all of them together (each may state one half of it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+from rag.check.model_judge import judge_with_model
+from rag.check.paper_fit import CONTEXT_SENTENCES, ManuscriptScores, Pair, features, load_fit_model
+from rag.check.policy import MANUSCRIPT
+from rag.check.reading import CitedText, describe, read_against
+from rag.check.scoring import SourceScore, score_against_group, score_against_sources
+from rag.check.sentences import Support
+from rag.check.support_model import load_support_model
+from rag.check.verdicts import (
+    NO_SENTENCE,
+    NOT_IN_LIBRARY,
+    NOT_STATED,
+    STATED,
+    STATED_TOGETHER,
+    TITLE_ONLY,
+    CitationCheck,
+    Suggestion,
+    Verdict,
+    offline_label,
+)
+from rag.llm.types import ChatModel, Usage
+from rag.manuscripts.citing import Cite, CitingSentence, Context
+from rag.records import Paper, Passage, ProgressFn
+from rag.text import plural, tokenize
+
+Resolve = Callable[[str], Paper | None]
+# A key the library does not have -> the keys it may have meant ("did you mean").
+NearKeys = Callable[[str], list[str]]
+MAX_SUGGESTIONS = 3
+# Passages of a paper's full text (those sharing most terms with the sentence) read beside its abstract.
+FULL_TEXT_PASSAGES = 2
+# Papers of the library (closest to the sentence first) weighed as better fits for a flagged citation.
+SUGGESTION_POOL = 10
+# Not sentences (a table row's cells side by side, a heading): read leniently, never called a problem
+# (a retraction is one wherever it is cited).
+LENIENT = (Context.TABLE, Context.HEADING)
+
+
+@dataclass
+class LibraryView:
+    """What the checker weighs citations against: ``resolve`` a key (None: not in the library), ``near`` keys
+    for one it lacks, the manuscript's sentences scored against every paper (``scores``, columns by paper id
+    in ``column``), and ``papers`` in column order."""
+
+    resolve: Resolve
+    near: NearKeys = lambda _: []
+    scores: ManuscriptScores | None = None
+    column: dict[str, int] = field(default_factory=dict)
+    papers: Sequence[Paper] = ()
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a paper is cited: sentence ``index`` (its ``text``), beside ``siblings`` (the other papers that
+    sentence cites), and ``same_key``: every sentence citing the paper."""
+
+    index: int
+    text: str
+    siblings: tuple[str, ...]
+    same_key: Sequence[int]
+
+    @classmethod
+    def of(
+        cls, index: int, text: str, papers: Sequence[Paper | None], paper: Paper | None, cited_in: dict[str, list[int]]
+    ) -> _Place:
+        own = paper.id if paper is not None else None
+        siblings = tuple(p.id for p in papers if p is not None and p.id != own)
+        return cls(index, text, siblings, cited_in.get(own, []) if own is not None else [])
+
+
+@dataclass
+class _Pairing:
+    """One (sentence, paper) pair read once however often it recurs."""
+
+    score: SourceScore
+    label: Support
+    contradiction: str = ""  # what the sentence reverses, told for a reader; empty when nothing
+    passage: str | None = None  # where in the full text the evidence is ("p. 4"); None: the abstract
+
+
+@dataclass
+class ManuscriptChecker:
+    library: LibraryView
+    judge: ChatModel | None = None
+    usage: Usage = field(default_factory=Usage)
+    progress: ProgressFn | None = None
+    _pairs: dict[tuple[str, str], _Pairing] = field(default_factory=dict, init=False)
+    _texts: dict[str, CitedText] = field(default_factory=dict, init=False)
+    _nearby: dict[int, list[str]] = field(default_factory=dict, init=False)
+
+    def check(self, sentences: Sequence[CitingSentence]) -> list[CitationCheck]:
+        """One check per citation occurrence, in document order."""
+        total = sum(len(s.cites) for s in sentences)
+        cited_in = self._cited_in(sentences)
+        if self.progress is not None and total:
+            self.progress("checking citations", 0, total)  # the clock for "show a bar past 2 s" starts now
+        results: list[CitationCheck] = []
+        for index, sentence in enumerate(sentences):
+            results += self._sentence(index, sentence, cited_in)
+            if self.progress is not None:
+                self.progress("checking citations", len(results), total)
+        return results
+
+    def _sentence(self, index: int, sentence: CitingSentence, cited_in: dict[str, list[int]]) -> list[CitationCheck]:
+        papers = [self.library.resolve(cite.key) for cite in sentence.cites]
+        known = list({p.id: p for p in papers if p is not None and not p.no_abstract}.values())
+        together = self._together(sentence.text, known) if len(known) > 1 else None
+        checks = []
+        for cite, paper in zip(sentence.cites, papers, strict=True):
+            check = self._citation(_Place.of(index, sentence.text, papers, paper, cited_in), cite, paper, together)
+            check.context = sentence.context
+            if sentence.context in LENIENT and check.verdict in (Verdict.WRONG_PAPER, Verdict.CONTRADICTS):
+                check.verdict = Verdict.FITS_NOT_STATED
+                check.reason = f"in a {sentence.context.value}: not read as a sentence ({check.reason})"
+                check.suggestions = []
+            checks.append(check)
+        return checks
+
+    def _citation(self, place: _Place, cite: Cite, paper: Paper | None, together: Support | None) -> CitationCheck:
+        text = place.text
+        if not text:
+            return CitationCheck(cite, text, Verdict.CANNOT_CHECK, NO_SENTENCE, paper=paper)
+        if paper is None:
+            near = self.library.near(cite.key)
+            hint = f" (did you mean {', '.join(near)}?)" if near else ""
+            return CitationCheck(cite, text, Verdict.CANNOT_CHECK, NOT_IN_LIBRARY + hint)
+        fit, threshold = self._fit(place, paper)
+        if paper.retracted:
+            return CitationCheck(cite, text, Verdict.RETRACTED, "the paper was retracted", paper=paper, fit=fit)
+        wrong = fit is not None and threshold is not None and fit < threshold
+        if paper.no_abstract:
+            check = CitationCheck(cite, text, Verdict.CANNOT_CHECK, TITLE_ONLY, paper=paper, fit=fit)
+        else:
+            pairing = self._pair(text, paper)
+            check = CitationCheck(
+                cite, text, Verdict.FITS_NOT_STATED, NOT_STATED, pairing.label, pairing.score.score,
+                pairing.score.sentence or None, paper, fit=fit,
+            )  # fmt: skip
+            if pairing.contradiction:
+                check.verdict, check.reason = Verdict.CONTRADICTS, pairing.contradiction
+            elif pairing.label.is_top:
+                check.verdict = Verdict.FITS_STATED
+                check.reason = STATED if pairing.passage is None else f"the full text states it ({pairing.passage})"
+            elif together is not None and together.is_top:
+                check.verdict, check.reason = Verdict.FITS_STATED, STATED_TOGETHER
+        if wrong and check.verdict is not Verdict.FITS_STATED:
+            check.verdict = Verdict.WRONG_PAPER
+            check.suggestions = self._suggestions(place, paper, fit or 0.0)
+            check.reason = _misfit(paper, self.library, place.index)
+        return check
+
+    def _fit(self, place: _Place, paper: Paper) -> tuple[float | None, float | None]:
+        """How well ``paper`` fits its sentence against the library, and the wrong-paper threshold."""
+        model = load_fit_model()
+        values = self._fit_values(place, paper)
+        if model is None or values is None:
+            return None, None
+        return model.probability(values), model.wrong_below(values)
+
+    def _fit_values(self, place: _Place, paper: Paper) -> dict[str, float] | None:
+        scores, column = self.library.scores, self.library.column
+        if scores is None or paper.id not in column:
+            return None
+        support = 0.0 if paper.no_abstract else self._pair(place.text, paper).score.score
+        siblings_at = [column[s] for s in place.siblings if s in column]
+        nearby = [column[p] for p in self._nearby.get(place.index, ()) if p in column and p != paper.id]
+        pair = Pair(place.index, column[paper.id], place.text, support, siblings_at, place.same_key, nearby)
+        return features(scores, pair)
+
+    def fit_values(self, sentences: Sequence[CitingSentence]) -> list[dict[str, float] | None]:
+        """Each citation's fit features, in document order, as the check computes them (for fitting the model:
+        benchmarks/check_real.py); None where the key is not in the library."""
+        cited_in = self._cited_in(sentences)
+        found: list[dict[str, float] | None] = []
+        for index, sentence in enumerate(sentences):
+            papers = [self.library.resolve(cite.key) for cite in sentence.cites]
+            for paper in papers:
+                place = _Place.of(index, sentence.text, papers, paper, cited_in)
+                found.append(None if paper is None else self._fit_values(place, paper))
+        return found
+
+    def _cited_in(self, sentences: Sequence[CitingSentence]) -> dict[str, list[int]]:
+        """Each cited paper's sentences (by index); and, kept for the fit, the papers each sentence's
+        neighbours cite."""
+        cited_in: dict[str, list[int]] = {}
+        cites: list[list[str]] = []
+        for index, sentence in enumerate(sentences):
+            cites.append([])
+            for cite in sentence.cites:
+                if (paper := self.library.resolve(cite.key)) is not None:
+                    cited_in.setdefault(paper.id, []).append(index)
+                    cites[-1].append(paper.id)
+        self._nearby = {
+            i: [p for j in range(max(i - CONTEXT_SENTENCES, 0), i + CONTEXT_SENTENCES + 1) if j != i
+                for p in (cites[j] if j < len(cites) else [])]
+            for i in range(len(cites))
+        }  # fmt: skip
+        return cited_in
+
+    def _pair(self, text: str, paper: Paper) -> _Pairing:
+        """The support label of one (sentence, paper) pair and any reversal, worked out once; a paper whose
+        full text the library holds is read in its abstract and the passages closest to the sentence."""
+        key = (text, paper.id)
+        if key not in self._pairs:
+            read, passages = with_full_text(paper, text)
+            score = score_against_sources([text], [read])[0][0]
+            if passages:
+                reading = read_against(text, [CitedText.of(read)])
+            else:
+                if paper.id not in self._texts:
+                    self._texts[paper.id] = CitedText.of(paper)
+                reading = read_against(text, [self._texts[paper.id]])
+            label = MANUSCRIPT.label(score.support, reading, score.conflict)
+            reversed_here = MANUSCRIPT.reversals(reading)
+            contradiction = describe(reversed_here, "the abstract") if reversed_here else ""
+            if self.judge is not None:
+                label = judge_with_model(text, [(1, paper)], self.judge, self.usage)
+                contradiction = "the model judge: the paper contradicts it" if label is Support.CONTRADICTED else ""
+            where = next((p.where for p in passages if score.sentence and score.sentence in p.text), None)
+            self._pairs[key] = _Pairing(score, label, contradiction, where)
+        return self._pairs[key]
+
+    def _together(self, text: str, papers: Sequence[Paper]) -> Support:
+        if self.judge is not None:
+            return judge_with_model(text, list(enumerate(papers, start=1)), self.judge, self.usage)
+        return offline_label(score_against_group(text, papers)[0])
+
+    def _suggestions(self, place: _Place, cited: Paper, fit: float) -> list[Suggestion]:
+        """Papers of the library that fit the sentence clearly better than the one cited, best first."""
+        index, text, siblings = place.index, place.text, place.siblings
+        scores, model = self.library.scores, load_fit_model()
+        if scores is None or model is None:
+            return []
+        row = scores.similarity[index] if scores.has_vectors else scores.lexical[index]
+        taken = {cited.id, *siblings}
+        ranked = [int(j) for j in row.argsort()[::-1] if self.library.papers[int(j)].id not in taken]
+        chosen: list[tuple[float, Paper]] = []
+        for j in ranked[:SUGGESTION_POOL]:
+            paper = self.library.papers[j]
+            support = 0.0 if paper.no_abstract else self._pair(text, paper).score.score
+            columns = [self.library.column[s] for s in siblings if s in self.library.column]
+            values = features(scores, Pair(index, j, text, support, columns))
+            probability = model.probability(values)
+            # A paper named as the better one must say something of the sentence itself: its abstract at
+            # least relates to it, or (known by title only) its title shares the sentence's words.
+            speaks = (
+                values["title_coverage"] > 0
+                if paper.no_abstract
+                else self._pair(text, paper).label not in (Support.UNSUPPORTED,)
+            )
+            if speaks and probability >= model.wrong_below(values) and probability > fit:
+                chosen.append((probability, paper))
+        chosen.sort(key=lambda pair: -pair[0])
+        return [
+            Suggestion(p, Support.CANNOT_CHECK if p.no_abstract else self._pair(text, p).label, round(s, 4),
+                       "" if p.no_abstract else self._pair(text, p).score.sentence)
+            for s, p in chosen[:MAX_SUGGESTIONS]
+        ]  # fmt: skip
+
+
+def with_full_text(paper: Paper, sentence: str) -> tuple[Paper, list[Passage]]:
+    """``paper`` as the check reads it for ``sentence``: its abstract and, when the library holds its full text,
+    the FULL_TEXT_PASSAGES passages sharing most (IDF-weighted) terms with the sentence; and those passages."""
+    if not paper.passages:
+        return paper, []
+    idf = load_support_model().idf
+    terms = set(tokenize(sentence))
+    weight = {p.n: sum(idf(t) for t in terms & _passage_terms(p.text)) for p in paper.passages}
+    chosen = [p for p in sorted(paper.passages, key=lambda p: -weight[p.n])[:FULL_TEXT_PASSAGES] if weight[p.n] > 0]
+    if not chosen:
+        return paper, []
+    text = " ".join([paper.text, *(p.text for p in chosen)])
+    return replace(paper, text=text, passages=[], no_abstract=False), chosen
+
+
+@lru_cache(maxsize=4096)
+def _passage_terms(text: str) -> frozenset[str]:
+    return frozenset(tokenize(text))
+
+
+def _misfit(paper: Paper, library: LibraryView, index: int) -> str:
+    """Why the paper looks like the wrong one: where it ranks for the sentence among the library's papers."""
+    scores = library.scores
+    if scores is None or paper.id not in library.column:
+        return "it does not fit the sentence"  # never reached: the fit needs the scores
+    row = scores.similarity[index] if scores.has_vectors else scores.lexical[index]
+    rank = int((row > row[library.column[paper.id]]).sum()) + 1
+    return f"{plural(rank - 1, 'other paper')} of the library fit the sentence better (rank {rank} of {len(row)})"

@@ -1,0 +1,75 @@
+"""A denial added to, or dropped from, what the sentence restates: "was not associated" for "was associated",
+"a significant" for "no significant". It counts only where the denied words are the source's."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rag.check.rules.alignment import content_tokens
+from rag.check.rules.finding import Finding
+from rag.check.rules.polarity import DENIAL, opposed
+from rag.check.rules.rule import Comparison, Edit, Example, Rule, Stage
+
+CODE = "reversed-denial"
+# A denial applies to the first content word within this many words after it ("not significantly different").
+DENIED_WORD_REACH = 4
+
+
+def _denies(tokens: Sequence[str], at: int, other: set[str]) -> bool:
+    """``tokens[at]`` is a denial and the word it applies to (the next content word) is one ``other`` has."""
+    if not DENIAL.fullmatch(tokens[at]):
+        return False
+    following = content_tokens(tokens[at + 1 : at + 1 + DENIED_WORD_REACH])
+    return bool(following) and following[0] in other
+
+
+def _denial(c: Comparison, edit: Edit, first: int, last: int) -> Finding | None:
+    if edit.op == "equal" or (edit.substituted and opposed(edit.said, edit.replaced)):
+        return None  # nothing changed, or a direction turned (the directions rule's)
+    mine, theirs = c.sentence_words, c.source_words
+    # A denial counts where what it denies is restated: the sentence keeps the words around a denial it leaves
+    # out (or puts a word or two in its place: "no significant" -> "a significant"), and the word a denial it
+    # adds applies to is the source's; a clause left out or reworded is not a denial.
+    kept_around = first < edit.source_at < last or edit.substituted
+    added = [k for k in range(edit.sentence_at, edit.sentence_at + len(edit.said)) if _denies(mine, k, set(theirs))]
+    dropped = []
+    if kept_around:
+        span = range(edit.source_at, edit.source_at + len(edit.replaced))
+        dropped = [k for k in span if _denies(theirs, k, set(mine))]
+    if len(added) > len(dropped):
+        return Finding(CODE, mine[added[0]])
+    if len(dropped) > len(added):
+        return Finding(CODE, "", theirs[dropped[0]])
+    return None
+
+
+def find(c: Comparison) -> list[Finding]:
+    first, last = c.restated_span
+    return [f for e in c.edits if (f := _denial(c, e, first, last)) is not None]
+
+
+def describe(finding: Finding, cited: str, other: str | None) -> str:
+    if finding.source_says:
+        return f"drops the '{finding.source_says}' of {cited}: says the opposite"
+    return f"adds '{finding.said}' to what {cited} says: says the opposite"
+
+
+SOURCE = (
+    "Coffee consumption was not associated with mortality. "
+    "Blood pressure showed no significant difference between groups."
+)
+RULE = Rule(
+    CODE,
+    reverses=True,
+    stage=Stage.ALIGNED,
+    find=find,
+    describe=describe,
+    must_find=(
+        Example("Coffee consumption was associated with mortality.", SOURCE),
+        Example("Blood pressure showed a significant difference between groups.", SOURCE),
+    ),
+    must_pass=(
+        Example("Coffee consumption was not associated with mortality.", SOURCE),
+        Example("Coffee drinking showed no association with mortality.", SOURCE),
+    ),
+)

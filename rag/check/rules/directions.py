@@ -1,0 +1,36 @@
+"""A word of direction turned to its opposite where the sentence restates its source: "increased" for
+"decreased", "slower" for "faster", "higher" for "lower"."""
+
+from __future__ import annotations
+
+from rag.check.rules.finding import Finding
+from rag.check.rules.polarity import opposed
+from rag.check.rules.rule import Comparison, Example, Rule, Stage
+
+CODE = "reversed-direction"
+
+
+def find(c: Comparison) -> list[Finding]:
+    return [Finding(CODE, p[0], p[1]) for e in c.edits if e.substituted and (p := opposed(e.said, e.replaced))]
+
+
+def describe(finding: Finding, cited: str, other: str | None) -> str:
+    return f"says '{finding.said}' where {cited} says '{finding.source_says}'"
+
+
+SOURCE = "Caffeine intake was associated with shorter sleep duration and significantly faster reaction times."
+RULE = Rule(
+    CODE,
+    reverses=True,
+    stage=Stage.ALIGNED,
+    find=find,
+    describe=describe,
+    must_find=(
+        Example("Caffeine intake was associated with longer sleep duration.", SOURCE),
+        Example("Caffeine intake was associated with significantly slower reaction times.", SOURCE),
+    ),
+    must_pass=(
+        Example("Caffeine intake was associated with shorter sleep duration.", SOURCE),
+        Example("Caffeine went with faster reactions and less sleep.", SOURCE),
+    ),
+)

@@ -1,0 +1,301 @@
+"""What a sentence adds to, or changes in, the source it cites: the part of the citation check that reads
+facts, not topics.
+
+Similarity says a sentence and its source are about the same thing; it cannot see a changed number, an
+invented place or a flipped finding (measured: such sentences kept the top label 97%, 98% and 49% of the
+time). So, against the *cited* source:
+
+- every number of the sentence must be one the source gives (rounding, thousands separators, ranges and
+  number words tolerated); one that only another given source has is named as coming from there;
+- every name (places, institutions, datasets, methods, acronyms, gene and model identifiers) and every
+  population, organism or study design the sentence names must be in the source;
+- aligned word by word with its evidence sentence, the sentence must not say the opposite: a word of
+  direction replaced by its opposite (increased/decreased), or a denial added or dropped ("was not
+  associated"), is a contradiction. A faithful copy or close rewording has neither (rag.check.rules.alignment).
+
+The findings are facts for a policy to weigh (rag.check.policy): an answer's sentence was
+written from the sources shown, so any finding makes it unsupported or contradicted; a manuscript's author
+read the whole paper, so only a contradiction on strong alignment counts there.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rag.check.markers import CITATION_GROUP
+from rag.check.rules.polarity import words
+from rag.text import stopwords, tokenize
+
+_RAISED_DOT = re.compile(r"(?<=\d)·(?=\d)")
+# A number: thousands separators, decimals, a decimal written without its 0 (P = .004).
+_NUMBER = re.compile(r"(?<![\w.,])(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|(?<![\w.])\.\d+)(?P<suffix>[A-Za-zμ°]*)")
+# A range of two numbers: "1.46-1.98", "1.46 to 1.98" (each end a number as _NUMBER reads it).
+_RANGE = re.compile(
+    r"(?<![\w.,-])(?P<low>\d+(?:[.,]\d+)*|\.\d+)\s*(?:-|to)\s*(?P<high>\d+(?:[.,]\d+)*|\.\d+)(?![\w.,]\d|\w)"
+)
+
+
+# Thousands written with spaces, as some journals do ("19 999").
+_SPACED_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?: \d{3})+(?![\w.,]\d)")
+# A number the sentence rounds from its source keeps at least this many significant digits (1.8 or 33).
+MIN_ROUNDED_DIGITS = 2
+# Letters glued to digits (IL-18, BCL2, 3T3, GPT-3, CD4+, COVID-19): an identifier, compared as a name.
+_IDENTIFIER = re.compile(r"(?<![\w-])(?:[A-Za-z]+[-]?\d[\w-]*|\d+[A-Za-z][\w-]*)(?![\w])")
+# A number followed by one of these is still a number (a unit or a fold), not an identifier.
+_UNIT_WORDS = (
+    "x fold mg g kg ml l mm cm m km nm um μm mmol mol h hr hrs min s ms d y yr yrs wk wks mo kb mb gb tb k m b "
+    "bp kda hz khz mhz ghz w kw v mv ma °c c f"
+)
+
+
+_UNITS = frozenset(_UNIT_WORDS.split())
+_SMALL_NUMBERS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty"
+)
+
+
+NUMBER_WORDS = {w: str(n) for n, w in enumerate(_SMALL_NUMBERS.split())} | {
+    "thirty": "30",
+    "forty": "40",
+    "fifty": "50",
+    "hundred": "100",
+    "thousand": "1000",
+    "million": "1000000",
+}
+
+
+# Names: a capitalised word or a run of them (acronyms too), allowing the small words inside institution names.
+_NAME = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:of|for|the|de|di|van|von)?\s*[A-Z][\w'’-]*)*")
+# Abbreviations of statistics and of the sentence's own structure: naming them adds no fact.
+_STATISTICS = "CI HR OR RR SD SE SEM IQR AUC ROC P N NS vs VS EG IE ET AL"
+_NOT_NAMES = frozenset(_STATISTICS.split())
+# What a population, an organism, a place or a study design is called: named, it must be the source's.
+# Each group's words are one fact (a source saying "murine" names mice); a plural "s" is always allowed.
+_KIND_WORDS = (
+    "mice|mouse|murine",
+    "rat",
+    "zebrafish",
+    "pig|porcine|swine",
+    "monkey|macaque|primate",
+    "dog|canine",
+    "cat|feline",
+    "rabbit",
+    "hamster",
+    "sheep|ovine",
+    "cattle|cow|bovine",
+    "chicken",
+    "yeast|saccharomyces",
+    "drosophila|fruit flies|fruit fly",
+    "nematode|c. elegans|caenorhabditis",
+    "children|child|paediatric|pediatric|kid|childhood",
+    "infant|newborn|neonate|neonatal",
+    "adolescent|teenager|youth",
+    "adult",
+    "elderly|older adult|older people|older person|aged",
+    "women|woman|female|maternal|mother",
+    "men|man|male",
+    "girl",
+    "boy",
+    "pregnant|pregnancy|pregnancies",
+    "smoker",
+    "veteran",
+    "student",
+    "nurse",
+    "athlete",
+    "healthy volunteer",
+    "randomized|randomised|randomly|randomization|randomisation",
+    "meta-analysis|meta-analyses",
+    "systematic review",
+    "cohort",
+    "case-control",
+    "cross-sectional",
+    "prospective|prospectively",
+    "retrospective|retrospectively",
+    "longitudinal",
+    "observational",
+    "double-blind|double-blinded",
+    "placebo-controlled|placebo",
+    "open-label",
+    "in vitro",
+    "in vivo",
+)
+
+
+_GREEK_NAMES = (
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon "
+    "phi chi psi omega"
+)
+
+
+_GREEK = dict(zip("αβγδεζηθικλμνξοπρστυφχψω", _GREEK_NAMES.split(), strict=True))
+# Combining marks (accents once NFKD has taken them off their letters).
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+_FOLDED = str.maketrans({"−": "-", "–": "-", **_GREEK})  # IFN-γ is IFN-gamma
+
+
+@lru_cache(maxsize=65_536)
+def fold(text: str) -> str:
+    """Lower case without accents or ligatures: "Dünner" in a source is "Dunner" in a model's sentence; a
+    decimal point written as a raised dot (the Lancet's 1·75) is a full stop."""
+    text = _COMBINING.sub("", unicodedata.normalize("NFKD", text.lower())).translate(_FOLDED)
+    return _RAISED_DOT.sub(".", text)
+
+
+def _value(raw: str) -> str:
+    """'32,441' -> '32441', '.004' -> '0.004', '1.50' -> '1.5', '007' -> '7'."""
+    whole, _, decimals = raw.replace(",", "").replace(" ", "").partition(".")
+    whole, decimals = whole.lstrip("0") or "0", decimals.rstrip("0")
+    return f"{whole}.{decimals}" if decimals else whole
+
+
+def is_unit(suffix: str) -> bool:
+    """Letters after digits that keep them a number: a unit or a fold ("10 mg", "4.8x"), not a name ("2D")."""
+    return not suffix or suffix in _UNITS or (len(suffix) > 1 and suffix.lower() in _UNITS) or suffix == "X"
+
+
+def numbers_in(text: str) -> list[str]:
+    """The numbers a text states, as written without their unit (identifiers such as 'IL-18', '3T3' or '2D'
+    are names, not numbers)."""
+    text = _RAISED_DOT.sub(".", text)
+    found = []
+    for match in _NUMBER.finditer(text):
+        start, suffix = match.start(), match.group("suffix")
+        before = text[max(start - 2, 0) : start]
+        if before[-1:].isalpha() or (before[-1:] == "-" and before[:1].isalpha()):
+            continue  # BCL-2, GPT-3: the digits belong to a name
+        if not is_unit(suffix):
+            continue
+        if re.fullmatch(r"\(\d\)", text[max(start - 1, 0) : match.end() + 1]):
+            continue  # an enumeration: (1), (2)
+        found.append(match.group(0)[: len(match.group(0)) - len(suffix)])
+    return found
+
+
+@dataclass(frozen=True)
+class NumberTable:
+    """The numbers a source gives, as values, and the ranges it gives (a confidence interval is a pair), for
+    lookups with rounding tolerated."""
+
+    values: frozenset[str]
+    ranges: frozenset[tuple[str, str]] = frozenset()
+
+    @classmethod
+    def of(cls, text: str) -> NumberTable:
+        values = {_value(n) for n in numbers_in(text)}
+        values |= {_value(m.group(0)) for m in _SPACED_THOUSANDS.finditer(text)}
+        values |= {NUMBER_WORDS[w] for w in words(text) if w in NUMBER_WORDS}
+        ranges = {(_value(low), _value(high)) for _, low, high in ranges_in(text)}
+        return cls(frozenset(values), frozenset(ranges))
+
+    def has(self, raw: str) -> bool:
+        return any(_same_number(raw, known) for known in self.values)
+
+    def has_range(self, low: str, high: str) -> bool:
+        return any(_same_number(low, a) and _same_number(high, b) for a, b in self.ranges)
+
+
+def _same_number(raw: str, known: str) -> bool:
+    """``raw`` (as a sentence writes it) is ``known`` (a source's value), or ``known`` rounded: the sentence may
+    round the source's number (1.461 -> 1.46, 32.7 -> 33), never the other way."""
+    value = _value(raw)
+    if value == known:
+        return True
+    decimals = len(value.split(".")[1]) if "." in value else 0
+    if len(value.replace(".", "").lstrip("0")) < MIN_ROUNDED_DIGITS:
+        return False  # "2" is not 1.783 rounded: too short to tell a rounding from another number
+    if "." not in known or len(known.split(".")[1]) <= decimals:
+        return False
+    return abs(round(float(known), decimals) - float(value)) < 0.5 * 10.0 ** (-decimals)
+
+
+def ranges_in(text: str) -> list[tuple[str, str, str]]:
+    """Ranges a text states ("1.46-1.98", "19 to 28"): (as written, low, high), numbers as numbers_in reads them."""
+    text = _RAISED_DOT.sub(".", text).replace("–", "-").replace("−", "-")
+    found = []
+    for match in _RANGE.finditer(text):
+        low, high = match.group("low"), match.group("high")
+        if numbers_in(low) == [low] and numbers_in(high) == [high]:
+            found.append((match.group(0), low, high))
+    return found
+
+
+@lru_cache(maxsize=1)
+def kind_patterns() -> tuple[re.Pattern[str], ...]:
+    """One pattern per group of kind words: any member, whole words (plural "s" allowed), in folded text."""
+    return tuple(
+        re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(m) for m in line.split("|")) + r")s?(?![\w-])")
+        for line in _KIND_WORDS
+    )
+
+
+def kinds_in(folded: str) -> dict[int, str]:
+    """The kind groups a folded text names: group -> the member as written first."""
+    found = {}
+    for group, pattern in enumerate(kind_patterns()):
+        if (match := pattern.search(folded)) is not None:
+            found[group] = match.group(0)
+    return found
+
+
+def kind_of(token: str) -> int | None:
+    """The kind group a single word names (its index in ``kind_patterns()``), or None."""
+    return next((group for group, pattern in enumerate(kind_patterns()) if pattern.fullmatch(token)), None)
+
+
+def name_mentions(sentence: str) -> list[tuple[str, ...]]:
+    """Names, acronyms and identifiers the sentence uses, each as the ways it may be written in a source (the
+    first as the sentence writes it). A capitalised word that only starts the sentence ("As", "In", "While")
+    is not part of a name, and a name that starts it may be read without its first word."""
+    text = CITATION_GROUP.sub("", sentence)
+    common = stopwords()
+    found: list[tuple[str, ...]] = []
+    for match in _NAME.finditer(text):
+        parts = match.group(0).split()
+        while parts and parts[0].lower() in common:
+            parts = parts[1:]  # "The University of Tokyo" is named "University of Tokyo"; "As Yuan" is "Yuan"
+        at_start = not text[: match.start()].strip(" \"'“(")
+        if not parts or (len(parts) == 1 and at_start and parts == match.group(0).split()):
+            continue  # a capitalised first word is just the start of the sentence
+        name = " ".join(parts)
+        if name in _NOT_NAMES:
+            continue
+        forms = [name]
+        if at_start and len(parts) > 1:  # "Reduction of Rpl38" may be "Rpl38" after the sentence's first word
+            rest = parts[1:]
+            while rest and rest[0].lower() in common:
+                rest = rest[1:]
+            forms.append(" ".join(rest))
+        head = re.match(r"[A-Z][\w'’]*(?=-[a-z])", name)
+        if head and len(head.group(0)) > 1:  # "Aire-expressing": the name is "Aire"
+            forms.append(head.group(0))
+        found.append(tuple(f for f in forms if f))
+    named = " ".join(form for forms in found for form in forms)
+    for match in _IDENTIFIER.finditer(text):
+        number = re.fullmatch(r"[\d.]+([A-Za-zμ°]+)", match.group(0))
+        if (number is None or not is_unit(number.group(1))) and match.group(0) not in named:
+            found.append((match.group(0),))
+    return list(dict.fromkeys(found))
+
+
+def name_in(name: str, folded_source: str) -> bool:
+    folded = fold(name)
+    variants = {folded, folded.removesuffix("s"), folded.replace("-", ""), folded.replace("-", " ")}
+    squashed = folded_source.replace("-", "")
+    return any(v and (v in folded_source or v.replace("-", "") in squashed) for v in variants)
+
+
+@dataclass(frozen=True)
+class SourceFacts:
+    """What one source states, prepared once however many sentences are checked against it."""
+
+    folded: str
+    numbers: NumberTable
+    terms: frozenset[str]
+
+    @classmethod
+    def of(cls, text: str) -> SourceFacts:
+        return cls(fold(text), NumberTable.of(text), frozenset(tokenize(text)))

@@ -1,0 +1,40 @@
+"""Populations, organisms and study designs the cited sources do not name ("in children", "in mice", "a
+randomised trial"): each group of words is one fact ("murine" names mice; a plural is the same word)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from rag.check.rules.facts import SourceFacts, fold, kind_patterns, kinds_in
+from rag.check.rules.finding import Finding
+from rag.check.rules.presence import describe_unstated, unstated
+from rag.check.rules.rule import Comparison, Example, Rule, Stage
+
+CODE = "unstated-kind"
+
+
+def _names_kind(group: int, source: SourceFacts) -> bool:
+    return kind_patterns()[group].search(source.folded) is not None
+
+
+def find(c: Comparison) -> list[Finding]:
+    facts = [(word, partial(_names_kind, group)) for group, word in kinds_in(fold(c.sentence)).items()]
+    return unstated(CODE, facts, c)
+
+
+SOURCE = "In a prospective cohort of murine models, hearing loss predicted cognitive decline."
+RULE = Rule(
+    CODE,
+    reverses=False,
+    stage=Stage.PRESENCE,
+    find=find,
+    describe=describe_unstated,
+    must_find=(
+        Example("In children, hearing loss predicted cognitive decline.", SOURCE),
+        Example("A randomized trial found that hearing loss predicted cognitive decline.", SOURCE),
+    ),
+    must_pass=(
+        Example("In mice, hearing loss predicted cognitive decline.", SOURCE),
+        Example("A prospective cohort study found hearing loss predicted decline.", SOURCE),
+    ),
+)

@@ -1,0 +1,39 @@
+"""Names the cited sources do not use: places, institutions, datasets, methods, acronyms, gene and model
+identifiers (a capitalised first word of the sentence is not a name; accents and hyphens are folded)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from rag.check.rules.facts import SourceFacts, name_in, name_mentions
+from rag.check.rules.finding import Finding
+from rag.check.rules.presence import describe_unstated, unstated
+from rag.check.rules.rule import Comparison, Example, Rule, Stage
+
+CODE = "unstated-name"
+
+
+def _names(forms: tuple[str, ...], source: SourceFacts) -> bool:
+    return any(name_in(form, source.folded) for form in forms)
+
+
+def find(c: Comparison) -> list[Finding]:
+    return unstated(CODE, [(forms[0], partial(_names, forms)) for forms in name_mentions(c.sentence)], c)
+
+
+SOURCE = "A cohort study at the University of Tokyo measured IL-18 in Dünner's sample."
+RULE = Rule(
+    CODE,
+    reverses=False,
+    stage=Stage.PRESENCE,
+    find=find,
+    describe=describe_unstated,
+    must_find=(
+        Example("A cohort study in Germany measured IL-18.", SOURCE),
+        Example("The study measured IL-6 levels.", SOURCE),
+    ),
+    must_pass=(
+        Example("The University of Tokyo measured IL-18 in Dunner's sample.", SOURCE),
+        Example("As reported, a cohort study measured IL18.", SOURCE),
+    ),
+)

@@ -1,0 +1,118 @@
+"""What `rag check` says of each citation: the verdict (a problem or a note), its reason, the support check's
+label of the abstract, and the linter line a reader sees. Cheap to import: renderers and JSON writers take
+these types without loading the checker."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from rag.check.scoring import SourceScore
+from rag.check.sentences import Support
+from rag.manuscripts.citing import Cite, Context
+from rag.records import Paper
+from rag.text import printable
+
+NOT_IN_LIBRARY = "not in the library"
+TITLE_ONLY = "known by its title only: no abstract to check against"
+NO_SENTENCE = "no sentence around the citation"
+STATED = "the abstract states it"
+NOT_STATED = "the abstract does not state it (fine: the paper may)"
+STATED_TOGETHER = "stated by the sentence's citations together"
+
+
+class Verdict(StrEnum):
+    """What a manuscript's author should do about a citation: a problem to fix, or a note."""
+
+    WRONG_PAPER = "wrong_paper"
+    CONTRADICTS = "contradicts"
+    RETRACTED = "retracted"
+    FITS_STATED = "fits_stated"
+    FITS_NOT_STATED = "fits_not_stated"
+    CANNOT_CHECK = "cannot_check"
+
+    @property
+    def flagged(self) -> bool:
+        """A problem (exit 1), as opposed to a note."""
+        return VERDICTS[self].problem
+
+    @property
+    def shown(self) -> str:
+        return VERDICTS[self].words
+
+    @property
+    def code(self) -> str:
+        """The linter code: 'wrong-paper', 'not-stated' ..."""
+        return VERDICTS[self].code
+
+    @property
+    def style(self) -> str:
+        """How a terminal shows the code (a rich style name; the CLI draws it)."""
+        return VERDICTS[self].style
+
+
+@dataclass(frozen=True)
+class VerdictInfo:
+    code: str  # the linter code
+    words: str  # what a reader is told
+    problem: bool  # a problem (exit 1), else a note
+    style: str  # the terminal's style for the code
+
+
+# Every verdict's code, words, severity and style, in one table (tests/test_check.py holds each to all four).
+VERDICTS = {
+    Verdict.WRONG_PAPER: VerdictInfo("wrong-paper", "likely the wrong paper", problem=True, style="bold red"),
+    Verdict.CONTRADICTS: VerdictInfo("contradicts", "contradicts", problem=True, style="bold magenta"),
+    Verdict.RETRACTED: VerdictInfo("retracted", "retracted", problem=True, style="bold red"),
+    Verdict.FITS_STATED: VerdictInfo("stated", "stated in the abstract", problem=False, style="green"),
+    Verdict.FITS_NOT_STATED: VerdictInfo("not-stated", "not stated in the abstract", problem=False, style="cyan"),
+    Verdict.CANNOT_CHECK: VerdictInfo("cannot-check", "cannot check", problem=False, style="yellow"),
+}
+
+
+def offline_label(score: SourceScore) -> Support:
+    """The support check's label, its contradiction flag first (it is only raised on on-topic evidence)."""
+    return Support.CONTRADICTED if score.conflict else score.support
+
+
+@dataclass
+class Suggestion:
+    paper: Paper
+    label: Support
+    score: float  # how well it fits the sentence (0..1)
+    evidence: str
+
+
+@dataclass
+class CitationCheck:
+    cite: Cite
+    sentence: str
+    verdict: Verdict
+    reason: str
+    label: Support = Support.CANNOT_CHECK
+    score: float | None = None  # the support check's score, also under --verify llm (the judge gives none)
+    evidence: str | None = None  # the cited paper's sentence that best matches the citing sentence
+    paper: Paper | None = None
+    suggestions: list[Suggestion] = field(default_factory=list)
+    fit: float | None = None  # how well the paper fits the sentence against the library (0..1)
+    context: Context = Context.PROSE
+
+    @property
+    def flagged(self) -> bool:
+        return self.verdict.flagged
+
+
+def finding(check: CitationCheck) -> str:
+    """One linter line, whole (the terminal wraps it; nothing is cut): ``paper.tex:42:17: wrong-paper
+    \\cite{k} in "sentence": 12 other papers of the library fit the sentence better (rank 13 of 200); better:
+    jones2021, lee2020``."""
+    cite = check.cite
+    line = f"{cite.file}:{cite.line}:{cite.column}: {check.verdict.code} {printable(cite.written)}"
+    if check.sentence:
+        line += f' in "{printable(check.sentence)}"'
+    line += f": {printable(check.reason)}"
+    if check.verdict in (Verdict.CONTRADICTS, Verdict.FITS_STATED) and check.evidence:
+        line += f'{":" if check.reason == STATED else "; the abstract:"} "{printable(check.evidence)}"'
+    if check.suggestions:
+        line += "; better: " + ", ".join(printable(s.paper.citekey) for s in check.suggestions)
+    return line
