@@ -129,6 +129,9 @@ class Settings(BaseSettings):
     llm_threads: int | Literal["auto"] = DEFAULT_LLM_THREADS
     # Keep a log of questions, drafts and checks in the data dir (`rag log`); --no-log skips one command.
     log: bool = True
+    # The citation check's judge (a cross-encoder shipped with rag) reads each sentence against its sources;
+    # off: the fitted score and the rules alone (faster, and what rag did before the judge).
+    judge: bool = True
 
     @classmethod
     def settings_customise_sources(

@@ -49,8 +49,8 @@ UNRELATED = r"Drinking coffee after noon reduces sleep quality \citep{yuan2022}.
 WEAK = r"Scheduling matters for training speed \cite{yuan2022}."
 UNCHECKABLE = r"This is new \cite{nokey2000} and this is old \cite{doe2019}."
 CONTRACT_SUMMARY = {
-    "citations", "problems", "wrong_paper", "contradicts", "retracted", "fits_stated", "fits_not_stated",
-    "cannot_check",
+    "citations", "problems", "wrong_paper", "contradicts", "retracted", "missing_key", "fits_stated",
+    "fits_not_stated", "cannot_check",
 }  # fmt: skip
 CONTRACT_CITATION = {
     "file", "line", "column", "key", "sentence", "label", "verdict", "reason", "flagged", "score", "evidence",
@@ -205,8 +205,8 @@ def test_a_stated_claim_passes_and_a_wrong_paper_gets_the_one_that_fits(tmp_path
     code, report, _ = checked(str(paper), "--bib", str(bib))
     assert code == 1
     assert report["summary"] == {
-        **dict.fromkeys(CONTRACT_SUMMARY, 0), "citations": 4, "problems": 1, "wrong_paper": 1, "fits_stated": 1,
-        "cannot_check": 2,
+        **dict.fromkeys(CONTRACT_SUMMARY, 0), "citations": 4, "problems": 2, "wrong_paper": 1, "fits_stated": 1,
+        "missing_key": 1, "cannot_check": 1,
     }  # fmt: skip
     supported, unrelated, unknown, title_only = report["citations"]
     assert set(supported) >= CONTRACT_CITATION
@@ -217,7 +217,7 @@ def test_a_stated_claim_passes_and_a_wrong_paper_gets_the_one_that_fits(tmp_path
     assert "other papers of the library fit the sentence better" in unrelated["reason"]
     assert [s["citekey"] for s in unrelated["suggestions"]] == ["smith2020"]
     assert set(unrelated["suggestions"][0]) >= {"citekey", "label", "score"}
-    assert unknown["verdict"] == title_only["verdict"] == "cannot_check"
+    assert (unknown["verdict"], title_only["verdict"]) == ("missing_key", "cannot_check")
     assert (unknown["key"], unknown["score"], unknown["evidence"]) == ("nokey2000", None, None)
     assert title_only["key"] == "doe2019" and "title only" in title_only["reason"]
     assert [(c["line"], c["column"]) for c in report["citations"]] == [(3, 114), (4, 57), (5, 19), (5, 52)]
@@ -229,20 +229,22 @@ def test_a_stated_claim_passes_and_a_wrong_paper_gets_the_one_that_fits(tmp_path
         f'{paper}:4:57: wrong-paper \\citep{{yuan2022}} in "Drinking coffee after noon reduces sleep quality.": 2 '
         "other papers of the library fit the sentence better (rank 3 of 3); better: smith2020"
     ) in flat
-    assert f"{paper}:3:" not in out and f"{paper}:5:" not in out  # notes are counted, not listed
+    assert f"{paper}:5:19: missing-key \\cite{{nokey2000}}" in flat
+    assert f"{paper}:3:" not in out and f"{paper}:5:52" not in out  # notes are counted, not listed
     assert out.strip().splitlines()[-1] == (
-        "4 citations checked (offline): 1 problem (1 likely the wrong paper). Notes: 1 stated in the abstract, "
-        "2 cannot check."
+        "4 citations checked (offline): 2 problems (1 likely the wrong paper, 1 missing from the bibliography). "
+        "Notes: 1 stated in the abstract, 1 cannot check."
     )
     assert "\x1b[" not in out  # no colour outside a terminal
     code, out, _ = invoke("check", str(paper), "--all")
-    assert f"{paper}:5:19: cannot-check \\cite{{nokey2000}}" in out and f"{paper}:3:114: stated" in out
+    assert f"{paper}:5:52: cannot-check \\cite{{doe2019}}" in out and f"{paper}:3:114: stated" in out
 
 
 @needs_model  # a wrong paper is told by how the library's papers rank for the sentence (vectors)
 def test_exit_codes(tmp_path: Path, bib: Path) -> None:
     assert invoke("ingest", str(bib))[0] == 0
-    assert invoke("check", str(tex(tmp_path, SUPPORTED, UNCHECKABLE, name="good.tex")))[0] == 0
+    assert invoke("check", str(tex(tmp_path, SUPPORTED, r"This is old \cite{doe2019}.", name="good.tex")))[0] == 0
+    assert invoke("check", str(tex(tmp_path, SUPPORTED, UNCHECKABLE, name="missing-key.tex")))[0] == 1
     weak = tex(tmp_path, SUPPORTED, WEAK, name="weak.tex")
     code, report, _ = checked(str(weak))
     assert code == 0 and report["citations"][1]["verdict"] == "fits_not_stated"  # a note, not a problem
@@ -268,10 +270,30 @@ def test_a_key_with_a_case_slip_gets_did_you_mean_and_stdin_is_read(tmp_path: Pa
     assert invoke("ingest", str(bib))[0] == 0
     result = runner.invoke(app, ["check", "-", "--json"], input="Coffee hurts sleep [@Smith2020].\n")
     (slip,) = json.loads(result.stdout)["citations"]
-    assert slip["file"] == "-" and slip["verdict"] == "cannot_check"
+    assert slip["file"] == "-" and (slip["verdict"], slip["flagged"]) == ("missing_key", True)
     assert slip["reason"] == "not in the library (did you mean smith2020?)"
+    assert result.exit_code == 1  # LaTeX prints "?": a problem by default
     result = runner.invoke(app, ["check", "-", "-"], input="x")
     assert result.exit_code == 2
+
+
+def test_fail_on_chooses_what_fails_the_run(tmp_path: Path, bib: Path) -> None:
+    assert invoke("ingest", str(bib))[0] == 0
+    missing = "Coffee hurts sleep [@nosuchkey2020].\n"
+    for choice, code in (("problems", 1), ("missing", 1), ("none", 0)):
+        result = runner.invoke(app, ["check", "-", "--fail-on", choice], input=missing)
+        assert result.exit_code == code, (choice, result.output)
+    assert "missing-key" in result.stdout
+    result = runner.invoke(app, ["check", "-", "--fail-on", "sometimes"], input=missing)
+    assert result.exit_code == 2 and "sometimes" in result.output
+
+
+def test_fail_on_missing_lets_other_problems_pass() -> None:
+    from rag.check.verdicts import FailOn, Verdict
+
+    assert [v for v in Verdict if FailOn.MISSING.fails(v)] == [Verdict.MISSING_KEY]
+    assert not [v for v in Verdict if FailOn.NONE.fails(v)]
+    assert [v for v in Verdict if FailOn.PROBLEMS.fails(v)] == [v for v in Verdict if v.flagged]
 
 
 def test_the_bibliography_the_manuscript_names_is_read_and_its_ids_resolve(tmp_path: Path) -> None:
@@ -285,7 +307,7 @@ def test_the_bibliography_the_manuscript_names_is_read_and_its_ids_resolve(tmp_p
     # Given as text, a manuscript never makes rag read a file it names (a fresh library: nothing resolves).
     fresh = {"RAG_DATA_DIR": str(tmp_path / "fresh")}
     result = runner.invoke(app, ["check", "-", "--json"], input=paper.read_text(), env=fresh)
-    assert json.loads(result.stdout)["citations"][0]["verdict"] == "cannot_check"
+    assert json.loads(result.stdout)["citations"][0]["verdict"] == "missing_key"
     assert "entries read" not in result.stderr and "not read" in result.stderr
 
 
@@ -442,4 +464,5 @@ def test_every_verdict_has_a_code_words_a_severity_and_a_style() -> None:
         assert verdict.code and verdict.shown and isinstance(verdict.flagged, bool)
         Style.parse(verdict.style)  # a style the terminal can draw
     assert len({v.code for v in Verdict}) == len(Verdict)
-    assert {v for v in Verdict if v.flagged} == {Verdict.WRONG_PAPER, Verdict.CONTRADICTS, Verdict.RETRACTED}
+    problems = {Verdict.WRONG_PAPER, Verdict.CONTRADICTS, Verdict.RETRACTED, Verdict.MISSING_KEY}
+    assert {v for v in Verdict if v.flagged} == problems

@@ -131,7 +131,25 @@ def test_one_doi_on_two_different_titles_keeps_them_apart_and_says_so(tmp_path: 
     )
     result, notices = _ingest(tmp_path / "a.bib")
     assert result.total_papers == 2
-    assert any("share doi 10.1000/xyz123 but their titles differ: kept as two papers" in n for n in notices)
+    assert any("2 papers share doi 10.1000/xyz123 but their titles differ, kept apart" in n for n in notices)
+
+
+def test_one_bogus_identifier_on_six_entries_is_one_warning_not_one_per_pair(tmp_path: Path, no_model: Path) -> None:
+    titles = ["Sparse experts", "Long pipelines", "Quantised adapters", "Tiny routers", "Cache eviction", "Beam search"]
+    (tmp_path / "a.bib").write_text(
+        "".join(
+            f"@article{{k{n}, title={{{t}}}, eprint={{2101.00001}}, archiveprefix={{arXiv}}, abstract={{Text {n}.}}}}\n"
+            for n, t in enumerate(titles)
+        )
+    )
+    result, notices = _ingest(tmp_path / "a.bib")
+    assert result.total_papers == 6
+    shared = [n for n in notices if "share arxiv 2101.00001" in n]
+    assert (
+        len(shared) == 1
+        and shared[0].startswith("6 papers share arxiv 2101.00001")
+        and all(t in shared[0] for t in titles)
+    )
 
 
 def test_two_files_giving_one_key_to_two_papers_keep_both(tmp_path: Path, no_model: Path) -> None:

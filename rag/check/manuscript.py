@@ -33,7 +33,6 @@ from rag.check.verdicts import (
     CitationCheck,
     Suggestion,
     Verdict,
-    offline_label,
 )
 from rag.llm.types import ChatModel, Usage
 from rag.manuscripts.citing import Cite, CitingSentence, Context
@@ -135,16 +134,17 @@ class ManuscriptChecker:
 
     def _citation(self, place: _Place, cite: Cite, paper: Paper | None, together: Support | None) -> CitationCheck:
         text = place.text
-        if not text:
-            return CitationCheck(cite, text, Verdict.CANNOT_CHECK, NO_SENTENCE, paper=paper)
-        if paper is None:
+        if paper is None:  # LaTeX prints "?" for it, whatever the sentence
             near = self.library.near(cite.key)
             hint = f" (did you mean {', '.join(near)}?)" if near else ""
-            return CitationCheck(cite, text, Verdict.CANNOT_CHECK, NOT_IN_LIBRARY + hint)
+            return CitationCheck(cite, text, Verdict.MISSING_KEY, NOT_IN_LIBRARY + hint)
+        if not text:
+            return CitationCheck(cite, text, Verdict.CANNOT_CHECK, NO_SENTENCE, paper=paper)
         fit, threshold = self._fit(place, paper)
         if paper.retracted:
             return CitationCheck(cite, text, Verdict.RETRACTED, "the paper was retracted", paper=paper, fit=fit)
-        wrong = fit is not None and threshold is not None and fit < threshold
+        # A paper known by its title alone cannot be judged either way: never called the wrong one.
+        wrong = fit is not None and threshold is not None and fit < threshold and not paper.no_abstract
         if paper.no_abstract:
             check = CitationCheck(cite, text, Verdict.CANNOT_CHECK, TITLE_ONLY, paper=paper, fit=fit)
         else:
@@ -178,7 +178,7 @@ class ManuscriptChecker:
         scores, column = self.library.scores, self.library.column
         if scores is None or paper.id not in column:
             return None
-        support = 0.0 if paper.no_abstract else self._pair(place.text, paper).score.score
+        support = 0.0 if paper.no_abstract else self._pair(place.text, paper).score.fitted
         siblings_at = [column[s] for s in place.siblings if s in column]
         nearby = [column[p] for p in self._nearby.get(place.index, ()) if p in column and p != paper.id]
         pair = Pair(place.index, column[paper.id], place.text, support, siblings_at, place.same_key, nearby)
@@ -240,7 +240,8 @@ class ManuscriptChecker:
     def _together(self, text: str, papers: Sequence[Paper]) -> Support:
         if self.judge is not None:
             return judge_with_model(text, list(enumerate(papers, start=1)), self.judge, self.usage)
-        return offline_label(score_against_group(text, papers)[0])
+        together = score_against_group(text, papers)[0]
+        return Support.CONTRADICTED if together.conflict else together.support
 
     def _suggestions(self, place: _Place, cited: Paper, fit: float) -> list[Suggestion]:
         """Papers of the library that fit the sentence clearly better than the one cited, best first."""
@@ -254,7 +255,7 @@ class ManuscriptChecker:
         chosen: list[tuple[float, Paper]] = []
         for j in ranked[:SUGGESTION_POOL]:
             paper = self.library.papers[j]
-            support = 0.0 if paper.no_abstract else self._pair(text, paper).score.score
+            support = 0.0 if paper.no_abstract else self._pair(text, paper).score.fitted
             columns = [self.library.column[s] for s in siblings if s in self.library.column]
             values = features(scores, Pair(index, j, text, support, columns))
             probability = model.probability(values)

@@ -1,17 +1,23 @@
 """How well each sentence is backed by the sources it was given.
 
-``score_against_sources`` rates every claim against every source offline (what
-the citation check and attribution both need); ``--verify llm`` asks the model
-to judge instead, with a verdict that can say "contradicted".
+``score_against_sources`` rates every claim against every source offline (what the citation check and
+attribution both need): the fitted support score (rag.check.support_model: on-point evidence, by words and
+position) and the judge (rag.check.judge: does the source state it, read as a reader reads it), combined by a
+logistic fitted on held-out claims (``judge/combine.json``, benchmarks/judge_eval.py --save). Without the
+judge the fitted score decides alone. ``--verify llm`` asks the model to judge instead.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from rag.check.judge import JUDGE_DIR, NOT_READ, Judgement, judge_texts, load_judge
 from rag.check.sentences import Support
-from rag.check.support_model import load_support_model
+from rag.check.support_model import SupportScore, load_support_model
 from rag.records import Paper
 from rag.text import split_sentences
 
@@ -25,6 +31,80 @@ class SourceScore:
     position: int
     sentence: str
     conflict: bool = False
+    stated: float | None = None  # the judge: P(the source states it); None when it did not read
+    contradicted: float | None = None  # the judge: P(the source says otherwise)
+    fitted: float = 0.0  # the fitted support score alone (what the wrong-paper model was fitted on)
+
+
+@dataclass(frozen=True)
+class Combination:
+    """The fitted score and the judge's reading, weighed into one probability that the source states the
+    sentence, with the labels' thresholds (all fitted on held-out claims: benchmarks/judge_eval.py --save)."""
+
+    fitted: float
+    stated: float
+    contradicted: float
+    intercept: float
+    supported_at: float
+    weak_at: float
+    contradiction_at: float  # the judge's P(contradicted) from which evidence counts as a conflict
+
+    def probability(self, fitted: float, judgement: Judgement) -> float:
+        z = (
+            self.fitted * logit(fitted)
+            + self.stated * logit(judgement.stated)
+            + self.contradicted * logit(judgement.contradicted)
+            + self.intercept
+        )
+        return 1 / (1 + math.exp(-max(min(z, 30.0), -30.0)))
+
+    def conflicts(self, fitted_conflict: bool, judgement: Judgement, probability: float) -> bool:
+        """The evidence says otherwise: the judge reads a contradiction, or the fitted check sees a negation or
+        reversal that the combination does not outweigh."""
+        return judgement.contradicted >= self.contradiction_at or (fitted_conflict and probability < self.supported_at)
+
+    def label(self, probability: float) -> Support:
+        if probability >= self.supported_at:
+            return Support.EVIDENCE
+        return Support.WEAK if probability >= self.weak_at else Support.UNSUPPORTED
+
+
+def logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+@lru_cache(maxsize=1)
+def load_combination() -> Combination | None:
+    path = JUDGE_DIR / "combine.json"
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return Combination(**{k: float(v) for k, v in data["combination"].items()})
+
+
+def read_pairs(claims: Sequence[str], texts: Sequence[str]) -> list[tuple[SupportScore, Judgement]]:
+    """Each claim against its text (``texts[i]`` for ``claims[i]``): the fitted score, and the judge's reading
+    (NOT_READ when the judge is off)."""
+    fitted = load_support_model().score(list(claims), list(texts))
+    combination = load_combination()
+    judged = judge_texts(claims, texts) if combination is not None and load_judge() else [NOT_READ] * len(claims)
+    return list(zip(fitted, judged, strict=True))
+
+
+def _source_score(result: SupportScore, judgement: Judgement) -> SourceScore:
+    position = max(result.evidence_index, 0)
+    combination = load_combination()
+    if combination is None or judgement is NOT_READ:
+        return SourceScore(
+            result.score, result.label, position, result.evidence_text, result.contradiction, fitted=result.score
+        )
+    probability = combination.probability(result.score, judgement)
+    conflict = combination.conflicts(result.contradiction, judgement, probability)
+    return SourceScore(
+        round(probability, 4), combination.label(probability), position, result.evidence_text, conflict,
+        round(judgement.stated, 4), round(judgement.contradicted, 4), result.score,
+    )  # fmt: skip
 
 
 def score_against_sources(claims: Sequence[str], papers: Sequence[Paper]) -> list[list[SourceScore]]:
@@ -35,16 +115,11 @@ def score_against_sources(claims: Sequence[str], papers: Sequence[Paper]) -> lis
     if not claims or not papers:
         return [[] for _ in claims]
     texts = [p.searchable_text() for p in papers]
-    flat = load_support_model().score([c for c in claims for _ in texts], [t for _ in claims for t in texts])
-    table = []
-    for i in range(len(claims)):
-        row = []
-        for result in flat[i * len(texts) : (i + 1) * len(texts)]:
-            position = max(result.evidence_index, 0)
-            support = result.label
-            row.append(SourceScore(result.score, support, position, result.evidence_text, result.contradiction))
-        table.append(row)
-    return table
+    flat = read_pairs([c for c in claims for _ in texts], [t for _ in claims for t in texts])
+    return [
+        [_source_score(result, judgement) for result, judgement in flat[i * len(texts) : (i + 1) * len(texts)]]
+        for i in range(len(claims))
+    ]
 
 
 def score_against_group(claim: str, papers: Sequence[Paper]) -> tuple[SourceScore, int]:
@@ -53,10 +128,11 @@ def score_against_group(claim: str, papers: Sequence[Paper]) -> tuple[SourceScor
     parts = [split_sentences(p.searchable_text()) for p in papers]
     # Each sentence closed with a full stop, so a snippet cut with '…' does not run into the next paper's text.
     joined = " ".join(s if s.endswith((".", "!", "?")) else f"{s}." for sentences in parts for s in sentences)
-    result = load_support_model().score([claim], [joined])[0]
+    ((result, judgement),) = read_pairs([claim], [joined])
     owner, position = _locate(result.evidence_text, parts)
-    support = result.label
-    return SourceScore(result.score, support, position, result.evidence_text, result.contradiction), owner
+    score = _source_score(result, judgement)
+    score.position = position
+    return score, owner
 
 
 def _locate(evidence: str, parts: Sequence[Sequence[str]]) -> tuple[int, int]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rag.check.scoring import SourceScore
 from rag.check.sentences import Support
 from rag.manuscripts.citing import Cite, Context
 from rag.records import Paper
@@ -27,6 +26,7 @@ class Verdict(StrEnum):
     WRONG_PAPER = "wrong_paper"
     CONTRADICTS = "contradicts"
     RETRACTED = "retracted"
+    MISSING_KEY = "missing_key"
     FITS_STATED = "fits_stated"
     FITS_NOT_STATED = "fits_not_stated"
     CANNOT_CHECK = "cannot_check"
@@ -51,6 +51,19 @@ class Verdict(StrEnum):
         return VERDICTS[self].style
 
 
+class FailOn(StrEnum):
+    """Which findings fail a run (exit 1), as linters let a CI job choose."""
+
+    PROBLEMS = "problems"  # any problem: wrong paper, contradicts, retracted, a key missing from the bibliography
+    MISSING = "missing"  # only keys missing from the bibliography (what breaks the build)
+    NONE = "none"  # never: report only
+
+    def fails(self, verdict: Verdict) -> bool:
+        if self is FailOn.NONE:
+            return False
+        return verdict is Verdict.MISSING_KEY if self is FailOn.MISSING else verdict.flagged
+
+
 @dataclass(frozen=True)
 class VerdictInfo:
     code: str  # the linter code
@@ -64,15 +77,11 @@ VERDICTS = {
     Verdict.WRONG_PAPER: VerdictInfo("wrong-paper", "likely the wrong paper", problem=True, style="bold red"),
     Verdict.CONTRADICTS: VerdictInfo("contradicts", "contradicts", problem=True, style="bold magenta"),
     Verdict.RETRACTED: VerdictInfo("retracted", "retracted", problem=True, style="bold red"),
+    Verdict.MISSING_KEY: VerdictInfo("missing-key", "missing from the bibliography", problem=True, style="bold red"),
     Verdict.FITS_STATED: VerdictInfo("stated", "stated in the abstract", problem=False, style="green"),
     Verdict.FITS_NOT_STATED: VerdictInfo("not-stated", "not stated in the abstract", problem=False, style="cyan"),
     Verdict.CANNOT_CHECK: VerdictInfo("cannot-check", "cannot check", problem=False, style="yellow"),
 }
-
-
-def offline_label(score: SourceScore) -> Support:
-    """The support check's label, its contradiction flag first (it is only raised on on-topic evidence)."""
-    return Support.CONTRADICTED if score.conflict else score.support
 
 
 @dataclass

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from rag.check.verdicts import FailOn
 from rag.cli.options import AsJson, BaseUrl, Gguf, Model, NoCache, NoLog, Verify, VerifyOption, model_overrides
 from rag.cli.runtime import context, emit, handle_errors_as_usage, progress_bar, silence_stdout
 
@@ -71,6 +72,15 @@ def check(
     everything: Annotated[
         bool, typer.Option("--all", help="List every citation with its verdict, not only the problems.")
     ] = False,
+    fail_on: Annotated[
+        FailOn,
+        typer.Option(
+            "--fail-on",
+            help="What makes the run fail (exit 1): any problem (default); only keys missing from the "
+            "bibliography, what breaks the build (`rag check --fail-on missing thesis.tex` in CI); or none "
+            "(report only).",
+        ),
+    ] = FailOn.PROBLEMS,
     verify: VerifyOption = Verify.OFFLINE,
     as_json: AsJson = False,
     model: Model = None,
@@ -81,10 +91,11 @@ def check(
 ) -> None:
     """Check a manuscript's citations against the library, like a linter.
 
-    Problems (exit 1): likely the wrong paper (it fits the sentence far less than other papers of the
-    library; those are named, keys ready to paste), contradicts (the abstract states the opposite), retracted.
-    Notes: fits, stated (with the evidence); fits, not stated in the abstract (fine: the paper may state it);
-    cannot check (not in the library, title only, no sentence). Exit 2 when the check could not run.
+    Problems (exit 1, see --fail-on): likely the wrong paper (it fits the sentence far less than other papers
+    of the library; those are named, keys ready to paste), contradicts (the abstract states the opposite),
+    retracted, a key missing from the bibliography (LaTeX prints "?"). Notes: fits, stated (with the
+    evidence); fits, not stated in the abstract (fine: the paper may state it); cannot check (title only, no
+    sentence). Exit 2 when the check could not run.
     """
     from rag.services.check import check as core_check
     from rag.services.contracts import check_json
@@ -98,7 +109,7 @@ def check(
         emit(as_json, report, check_json, lambda console, r: render_check(console, r, everything))
     except BrokenPipeError:  # `rag check thesis.tex | head`: the reader has enough, the verdict stands
         silence_stdout()
-    if report.problems:
+    if any(fail_on.fails(c.verdict) for c in report.checks):
         raise typer.Exit(PROBLEMS_EXIT)
 
 

@@ -88,7 +88,9 @@ class WorkFinder:
     def __init__(self, papers: Iterable[Paper]) -> None:
         self._papers = list(papers)
         self._index: dict[str, list[Paper]] | None = None
-        self.conflicts: list[str] = []  # same identifier, different works: kept apart, said once each
+        # Same identifier, different works (a bogus id shared by several entries): kept apart; by identifier,
+        # the titles sharing it, each once.
+        self._clashes: dict[str, list[str]] = {}
 
     def find(self, incoming: Paper) -> Paper | None:
         for key in _work_keys(incoming):
@@ -99,13 +101,21 @@ class WorkFinder:
                     if _agree(known, incoming):
                         return known
                 elif _titles_conflict(known, incoming):
-                    self.conflicts.append(
-                        f"'{incoming.display_title}' and '{known.display_title}' share {key.replace(':', ' ', 1)} "
-                        "but their titles differ: kept as two papers"
-                    )
+                    titles = self._clashes.setdefault(key, [])
+                    titles += [t for t in (known.display_title, incoming.display_title) if t not in titles]
                 else:
                     return known
         return None
+
+    @property
+    def conflicts(self) -> list[str]:
+        """One line per identifier that several works share: "3 papers share arxiv 1234.5678 but their titles
+        differ, kept apart: 'A', 'B', 'C'"."""
+        return [
+            f"{len(titles)} papers share {key.replace(':', ' ', 1)} but their titles differ, kept apart: "
+            + ", ".join(f"'{t}'" for t in titles)
+            for key, titles in self._clashes.items()
+        ]
 
     def add(self, paper: Paper) -> None:
         if self._index is None:

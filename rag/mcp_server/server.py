@@ -264,9 +264,10 @@ def _add_check_tool(server: MCPServer, tools: RagTools) -> None:
     @server.tool(annotations=READ_ONLY)
     def check(text: Manuscript, format: ManuscriptFormat = "latex") -> CallToolResult:
         """Check a manuscript's citations against the library, like `rag check --json`: for each citation,
-        whether the cited paper backs the sentence (evidence_found, weak, unsupported, conflict, or
-        cannot_check when the key is not in the library or the paper has no abstract), the best evidence
-        sentence, and for the others up to 3 papers of the library that back it (citekeys to paste)."""
+        whether the cited paper backs the sentence (label: evidence_found, weak, unsupported, contradicted, or
+        cannot_check when the paper has no abstract), what to do (verdict; missing_key when no bibliography
+        holds the key), the best evidence sentence, and for a likely wrong paper up to 3 papers of the library
+        that fit better (citekeys to paste)."""
 
         def work() -> CallToolResult:
             if len(text) > MAX_MANUSCRIPT_CHARS:

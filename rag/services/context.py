@@ -11,6 +11,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
+from rag.check.judge import use_judge
 from rag.config import Settings
 from rag.embed.cached import CachedEmbedder
 from rag.embed.choice import EmbedderChoice, choose_embedder
@@ -45,6 +46,9 @@ class Context:
     # Keep the vectors of texts embedded on disk too (rag.embed.disk_cache): `rag check` run again embeds only
     # the sentences that changed.
     keep_embeddings: bool = False
+
+    def __post_init__(self) -> None:
+        use_judge(self.settings.judge)
 
     def embedding(self) -> EmbedderChoice:
         if self.embedder is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+from rag.check.judge import judge_files
 from rag.config import EmbedVariant, Settings
 from rag.embed.builds import NEW_LIBRARY_VARIANT, variant_of
 from rag.embed.choice import choose_embedder, vector_collection
@@ -115,6 +116,19 @@ def _missing_vectors(settings: Settings, backend: Backend, vectors: dict[str, in
         )
 
 
+def _judge(settings: Settings, report: DoctorReport) -> None:
+    """The citation check's judge: on, off by the setting, or missing from the install."""
+    files = judge_files()
+    if not settings.judge:
+        report.add("citation judge", Status.INFO, "off (RAG_JUDGE=false): the fitted score and the rules alone")
+    elif all(f.is_file() for f in files):
+        size = files[0].stat().st_size / 2**20
+        report.add("citation judge", Status.OK, f"on: a cross-encoder, int8 ONNX, {size:.0f} MB ({files[0].parent})")
+    else:
+        missing = ", ".join(f.name for f in files if not f.is_file())
+        report.add("citation judge", Status.WARN, f"missing {missing}: reinstall rag (the check reads without it)")
+
+
 def diagnose(ctx: Context) -> DoctorReport:
     settings, backend = ctx.settings, ctx.storage()
     report = DoctorReport()
@@ -128,6 +142,7 @@ def diagnose(ctx: Context) -> DoctorReport:
         check_embeddings(settings, report)
         collection = _vector_collection_name(settings)
         report.add("collection", Status.INFO, f"library '{settings.collection}' uses Chroma collection '{collection}'")
+    _judge(settings, report)
     check_llm(settings, report)
     entries, size = ResponseCache(backend.layout.llm_cache).size()
     report.add("cache", Status.INFO, f"{entries} cached model answers, {size / 1024:.0f} KiB")

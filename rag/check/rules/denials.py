@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from rag.check.rules.alignment import content_tokens
 from rag.check.rules.finding import Finding
-from rag.check.rules.polarity import DENIAL, opposed
+from rag.check.rules.polarity import DENIAL, NEGATION, opposed
 from rag.check.rules.rule import Comparison, Edit, Example, Rule, Stage
 
 CODE = "reversed-denial"
@@ -36,7 +36,8 @@ def _denial(c: Comparison, edit: Edit, first: int, last: int) -> Finding | None:
     if kept_around:
         span = range(edit.source_at, edit.source_at + len(edit.replaced))
         dropped = [k for k in span if _denies(theirs, k, set(mine))]
-    if len(added) > len(dropped):
+    if len(added) > len(dropped) and not any(NEGATION.fullmatch(w) for w in edit.replaced):
+        # ("could neither block" for "failed to block": the source's own denial, in other words)
         return Finding(CODE, mine[added[0]])
     if len(dropped) > len(added):
         return Finding(CODE, "", theirs[dropped[0]])
@@ -71,5 +72,6 @@ RULE = Rule(
     must_pass=(
         Example("Coffee consumption was not associated with mortality.", SOURCE),
         Example("Coffee drinking showed no association with mortality.", SOURCE),
+        Example("The mutants could neither block rRNA synthesis.", "The mutants failed to block rRNA synthesis."),
     ),
 )

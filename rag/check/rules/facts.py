@@ -30,6 +30,7 @@ from rag.check.rules.polarity import words
 from rag.text import stopwords, tokenize
 
 _RAISED_DOT = re.compile(r"(?<=\d)·(?=\d)")
+_OTHER_THOUSANDS = re.compile(r"(?<=\d)['’\u2009\u202f](?=\d{3}(?!\d))")
 # A number: thousands separators, decimals, a decimal written without its 0 (P = .004).
 _NUMBER = re.compile(r"(?<![\w.,])(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|(?<![\w.])\.\d+)(?P<suffix>[A-Za-zμ°]*)")
 # A range of two numbers: "1.46-1.98", "1.46 to 1.98" (each end a number as _NUMBER reads it).
@@ -62,6 +63,10 @@ NUMBER_WORDS = {w: str(n) for n, w in enumerate(_SMALL_NUMBERS.split())} | {
     "thirty": "30",
     "forty": "40",
     "fifty": "50",
+    "sixty": "60",
+    "seventy": "70",
+    "eighty": "80",
+    "ninety": "90",
     "hundred": "100",
     "thousand": "1000",
     "million": "1000000",
@@ -95,7 +100,7 @@ _KIND_WORDS = (
     "infant|newborn|neonate|neonatal",
     "adolescent|teenager|youth",
     "adult",
-    "elderly|older adult|older people|older person|aged",
+    "elderly|older adult|older people|older person",
     "women|woman|female|maternal|mother",
     "men|man|male",
     "girl",
@@ -108,7 +113,7 @@ _KIND_WORDS = (
     "athlete",
     "healthy volunteer",
     "randomized|randomised|randomly|randomization|randomisation",
-    "meta-analysis|meta-analyses",
+    "meta-analysis|meta-analyses|meta-analytic",
     "systematic review",
     "cohort",
     "case-control",
@@ -134,7 +139,11 @@ _GREEK_NAMES = (
 _GREEK = dict(zip("αβγδεζηθικλμνξοπρστυφχψω", _GREEK_NAMES.split(), strict=True))
 # Combining marks (accents once NFKD has taken them off their letters).
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
-_FOLDED = str.maketrans({"−": "-", "–": "-", **_GREEK})  # IFN-γ is IFN-gamma
+# Minus, en dash and Unicode hyphens are one hyphen ("meta‐analyses" as some publishers write it); IFN-γ is IFN-gamma.
+_FOLDED = str.maketrans(
+    {"−": "-", "–": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "ø": "o", "æ": "ae", "ß": "ss", "ł": "l",
+     "đ": "d", **_GREEK}
+)  # fmt: skip
 
 
 @lru_cache(maxsize=65_536)
@@ -157,10 +166,16 @@ def is_unit(suffix: str) -> bool:
     return not suffix or suffix in _UNITS or (len(suffix) > 1 and suffix.lower() in _UNITS) or suffix == "X"
 
 
+def _plain_digits(text: str) -> str:
+    """Decimal points and thousands separators as the number patterns read them: the Lancet's 1·75 is 1.75,
+    Swiss 250'000 and a thin-spaced 250 000 are 250,000."""
+    return _OTHER_THOUSANDS.sub(",", _RAISED_DOT.sub(".", text))
+
+
 def numbers_in(text: str) -> list[str]:
     """The numbers a text states, as written without their unit (identifiers such as 'IL-18', '3T3' or '2D'
     are names, not numbers)."""
-    text = _RAISED_DOT.sub(".", text)
+    text = _plain_digits(text)
     found = []
     for match in _NUMBER.finditer(text):
         start, suffix = match.start(), match.group("suffix")
@@ -189,13 +204,20 @@ class NumberTable:
         values |= {_value(m.group(0)) for m in _SPACED_THOUSANDS.finditer(text)}
         values |= {NUMBER_WORDS[w] for w in words(text) if w in NUMBER_WORDS}
         ranges = {(_value(low), _value(high)) for _, low, high in ranges_in(text)}
-        return cls(frozenset(values), frozenset(ranges))
+        return cls(frozenset(values), frozenset(ranges | {span for r in ranges if (span := _year_span(*r))}))
 
     def has(self, raw: str) -> bool:
         return any(_same_number(raw, known) for known in self.values)
 
     def has_range(self, low: str, high: str) -> bool:
         return any(_same_number(low, a) and _same_number(high, b) for a, b in self.ranges)
+
+
+def _year_span(low: str, high: str) -> tuple[str, str] | None:
+    """ "2000-16" is 2000-2016: a span of years whose end is written with its last two digits."""
+    if len(low) == 4 and low.isdigit() and len(high) == 2 and high.isdigit() and high > low[2:]:
+        return low, low[:2] + high
+    return None
 
 
 def _same_number(raw: str, known: str) -> bool:
@@ -214,7 +236,7 @@ def _same_number(raw: str, known: str) -> bool:
 
 def ranges_in(text: str) -> list[tuple[str, str, str]]:
     """Ranges a text states ("1.46-1.98", "19 to 28"): (as written, low, high), numbers as numbers_in reads them."""
-    text = _RAISED_DOT.sub(".", text).replace("–", "-").replace("−", "-")
+    text = _plain_digits(text).replace("–", "-").replace("−", "-")
     found = []
     for match in _RANGE.finditer(text):
         low, high = match.group("low"), match.group("high")
@@ -276,16 +298,63 @@ def name_mentions(sentence: str) -> list[tuple[str, ...]]:
     named = " ".join(form for forms in found for form in forms)
     for match in _IDENTIFIER.finditer(text):
         number = re.fullmatch(r"[\d.]+([A-Za-zμ°]+)", match.group(0))
+        area = re.fullmatch(r"([a-zμ]{1,2})[23]", match.group(0))  # m2, km2, cm3: a unit of area or volume
+        if area is not None and area.group(1) in _UNITS:
+            continue
         if (number is None or not is_unit(number.group(1))) and match.group(0) not in named:
             found.append((match.group(0),))
     return list(dict.fromkeys(found))
 
 
 def name_in(name: str, folded_source: str) -> bool:
-    folded = fold(name)
-    variants = {folded, folded.removesuffix("s"), folded.replace("-", ""), folded.replace("-", " ")}
-    squashed = folded_source.replace("-", "")
-    return any(v and (v in folded_source or v.replace("-", "") in squashed) for v in variants)
+    """The source uses the name: as written (accents, hyphens and a plural aside), as the place a people is
+    named for ("Kenyan" in a source saying Kenya), or spelt out ("RL" for reinforcement learning)."""
+    folded = _POSSESSIVE.sub("", fold(name))
+    # "miR-132-deficient", "p53-driven": the name without the word that describes it.
+    bare = _DESCRIBED.sub("", folded)
+    variants = {v for form in (folded, bare) for v in (form, form.removesuffix("s"), form.replace("-", " "))}
+    squashed = _squashed(folded_source)
+    if any(v and (v in folded_source or _squashed(v) in squashed) for v in variants):
+        return True
+    parts = [w for w in re.split(r"[\s-]+", bare) if len(w) > 1]  # "North Pacific DOM", "eIF4G-eIF4E"
+    if len(parts) > 1 and all(re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z])", folded_source) for w in parts):
+        return True
+    return _demonym_of(folded, folded_source) or _acronym_of(name, folded_source)
+
+
+def _squashed(text: str) -> str:
+    """Without hyphens and the spaces some sources put inside a formula ("CO 2", "PM 2.5")."""
+    return _SPLIT_FORMULA.sub("", text.replace("-", ""))
+
+
+def _demonym_of(folded: str, folded_source: str) -> bool:
+    """ "kenyan", "chinese", "bangladeshi": the source names the place (a word starting with the stem)."""
+    match = _DEMONYM.fullmatch(folded)
+    if match is None:
+        return False
+    stem = match.group("stem")
+    return any(re.search(rf"\b{re.escape(stem[: len(stem) - cut])}", folded_source) for cut in (0, 1, 2))
+
+
+def _acronym_of(name: str, folded_source: str) -> bool:
+    """An acronym the source spells out: each letter the start of a word in a row ("RL": "reinforcement
+    learning")."""
+    if not _ACRONYM.fullmatch(name):
+        return False
+    letters = name.rstrip("s").lower()
+    pattern = r"\b" + r"[\w'-]*\s+(?:(?:of|and|for|the|in|to|on|a)\s+)?".join(letters) + r"[\w'-]*"
+    return re.search(pattern, folded_source) is not None
+
+
+_POSSESSIVE = re.compile(r"['’]s$")
+_DESCRIBED = re.compile(
+    r"-(?:deficient|driven|based|like|related|derived|mediated|induced|treated|dependent|specific|positive|"
+    r"negative|null|knockout|expressing|associated|type|only|free|rich|containing)$"
+)
+_SPLIT_FORMULA = re.compile(r"(?<=[a-z]) (?=\d)")
+# A people named for its place: the place's stem and an ending ("kenya-n", "chin-ese", "bangladesh-i").
+_DEMONYM = re.compile(r"(?P<stem>[a-z]{4,}?)(?:ian|ean|an|ese|i|ish|ic|n)")
+_ACRONYM = re.compile(r"[A-Z]{2,6}s?")
 
 
 @dataclass(frozen=True)

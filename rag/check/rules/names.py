@@ -35,5 +35,9 @@ RULE = Rule(
     must_pass=(
         Example("The University of Tokyo measured IL-18 in Dunner's sample.", SOURCE),
         Example("As reported, a cohort study measured IL18.", SOURCE),
+        Example("Kenyan and Chinese households took part.", "Households in Kenya and China took part."),
+        Example("A model-based RL agent learned to walk.", "A model-based reinforcement learning agent walked."),
+        Example("Loss of miR-132-deficient T cells' IL-10 was seen.", "miR-132 knockout T cells lost IL-10."),
+        Example("Temperatures rose in Grønfjorden.", "Temperatures rose in Gronfjorden."),
     ),
 )

@@ -52,5 +52,7 @@ RULE = Rule(
         Example("Among 32441 adults the hazard ratio was 1.5 over 9 years.", SOURCE),
         Example("The hazard ratio was 1.46 (95% CI 1.21 to 1.98).", SOURCE),
         Example("IL-18 and GPT-3 are names, not numbers.", "IL-18 and GPT-3 were studied."),
+        Example("Over 250,000 agents were trained in 2000-2016.", "We train 250'000 agents over 2000-16."),
+        Example("Each 10 ug/m3 rise mattered.", "Each 10 ug/m3 rise mattered."),
     ),
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.check.rules import denials, directions, kinds, names, numbers, swaps
+from rag.check.rules import denials, directions, kinds, names, numbers, strength, swaps
 from rag.check.rules.facts import SourceFacts, fold
 from rag.check.rules.finding import Finding
 from rag.check.rules.rule import Comparison, Rule, Stage
@@ -20,6 +20,7 @@ RULES: tuple[Rule, ...] = (
     swaps.RULE,
     directions.RULE,
     denials.RULE,
+    strength.RULE,
 )
 BY_CODE = {rule.code: rule for rule in RULES}
 

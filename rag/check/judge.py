@@ -1,0 +1,119 @@
+"""The check's judge: does a source passage state a sentence, say otherwise, or neither?
+
+A small cross-encoder (all-MiniLM-L6-v2 fine-tuned on public claim/evidence data by training/train_judge.py,
+int8 ONNX, shipped in ``judge/`` beside this module) reads the sentence against the few stretches of the source
+it is closest to, one or two sentences each, and the best is taken: a faithful paraphrase, or a sentence
+drawing on two sentences of one abstract, is read as stated even when it shares few words with any one of
+them. "Smith et al. (2020) report that ..." is judged on what it reports: the paper's authors and year are
+who it cites, not a claim about the world.
+
+Turned off (the ``judge`` setting, ``RAG_JUDGE=false``), or with its model missing, the check reads with the
+fitted score and the rules alone, as it did before the judge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from rag.check.rules import best_aligned, content_words, windows
+from rag.embed.cross_encoder import CrossEncoder
+from rag.text import split_sentences
+
+JUDGE_DIR = Path(__file__).with_name("judge")
+# The model was trained on passages and sentences cut to this many tokens together (training/train_judge.py).
+MAX_TOKENS = 160
+# Stretches of a source the judge reads for one sentence: the closest by shared content words.
+PASSAGES_READ = 3
+ENTAILMENT, CONTRADICTION, NEUTRAL = 0, 1, 2
+# "Smith et al. (2020) report that", "The authors found that", "According to Lee (2019),": who says it.
+_ATTRIBUTION = re.compile(
+    r"^(?:(?:according to|as (?:shown|reported|noted|found) by)\s+[^,]{1,80},\s*"
+    r"|(?:[A-Z][\w'’-]+(?:\s+(?:and|&)\s+[A-Z][\w'’-]+)?(?:\s+et\s+al\.?)?|the\s+authors|this\s+(?:study|paper|work)"
+    r"|the\s+(?:study|paper|work|review|trial|analysis))\s*(?:\(\d{4}[a-z]?\)\s*)?"
+    r"(?:also\s+|further\s+)?(?:report|reported|reports|show|showed|shows|shown|found|find|finds|demonstrate|"
+    r"demonstrated|demonstrates|observe|observed|observes|note|noted|notes|conclude|concluded|concludes|argue|"
+    r"argued|argues|suggest|suggested|suggests|propose|proposed|proposes|describe|described|describes)\s+(?:that\s+)?)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What the judge read of a sentence against a source: the probability that the source states it and that
+    it says otherwise (each the best over the stretches read), and the stretch that states it best."""
+
+    stated: float
+    contradicted: float
+    passage: str
+
+
+NOT_READ = Judgement(0.0, 0.0, "")
+
+
+_switch = {"on": True}
+
+
+def use_judge(on: bool) -> None:
+    """Whether the check reads with the judge in this process (the ``judge`` setting; a command's Context
+    sets it)."""
+    _switch["on"] = on
+
+
+def load_judge() -> CrossEncoder | None:
+    """The shipped judge (loaded once), or None when it is turned off or not installed."""
+    return _shipped_judge() if _switch["on"] else None
+
+
+@lru_cache(maxsize=1)
+def _shipped_judge() -> CrossEncoder | None:
+    model, tokenizer, _ = judge_files()
+    if not model.is_file() or not tokenizer.is_file():
+        return None
+    return CrossEncoder(model, tokenizer, MAX_TOKENS)
+
+
+def judge_files() -> tuple[Path, Path, Path]:
+    """The shipped judge's model, tokenizer and combination files."""
+    return JUDGE_DIR / "judge.onnx", JUDGE_DIR / "tokenizer.json", JUDGE_DIR / "combine.json"
+
+
+def what_it_reports(sentence: str) -> str:
+    """The sentence without its attribution: "Smith et al. (2020) report that X rose" -> "X rose"."""
+    stripped = _ATTRIBUTION.sub("", sentence.strip(), count=1)
+    return stripped[:1].upper() + stripped[1:] if stripped and stripped != sentence.strip() else sentence.strip()
+
+
+def passages_for(sentence: str, text: str) -> list[str]:
+    """The stretches of ``text`` (one or two sentences) the sentence shares most content words with."""
+    stretches = windows(split_sentences(text))
+    if len(stretches) <= PASSAGES_READ:
+        return list(stretches)
+    mine = content_words(sentence)
+    ranked = sorted(stretches, key=lambda s: -len(mine & content_words(s)))
+    best, _ = best_aligned(sentence, stretches)
+    return list(dict.fromkeys([best, *ranked] if best else ranked))[:PASSAGES_READ]
+
+
+def judge_texts(sentences: Sequence[str], texts: Sequence[str]) -> list[Judgement]:
+    """Each sentence against its source text (``texts[i]`` for ``sentences[i]``); NOT_READ without a judge."""
+    judge = load_judge()
+    if judge is None:
+        return [NOT_READ] * len(sentences)
+    reported = [what_it_reports(s) for s in sentences]
+    chosen = [passages_for(s, t) for s, t in zip(reported, texts, strict=True)]
+    pairs = [(p, s) for s, passages in zip(reported, chosen, strict=True) for p in passages]
+    probabilities = judge.probabilities(pairs)
+    out, at = [], 0
+    for passages in chosen:
+        rows = probabilities[at : at + len(passages)]
+        at += len(passages)
+        if not passages:
+            out.append(NOT_READ)
+            continue
+        best = int(rows[:, ENTAILMENT].argmax())
+        out.append(Judgement(float(rows[best, ENTAILMENT]), float(rows[:, CONTRADICTION].max()), passages[best]))
+    return out

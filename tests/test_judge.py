@@ -1,0 +1,70 @@
+"""The citation check's judge: the shipped cross-encoder reads a sentence against the stretches of its source
+it is closest to; attribution is who says it, not what; off, the check reads as before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rag.check import judge
+from rag.check.scoring import score_against_sources
+from rag.embed.cross_encoder import CrossEncoder
+from rag.errors import ModelUnavailableError
+from rag.records import Paper
+
+ABSTRACT = (
+    "Shift work is common among nurses. In a cohort of 2,100 hospital nurses followed for six years, night "
+    "shifts were associated with a 30% higher incidence of type 2 diabetes. The association was stronger in "
+    "nurses younger than 40. Sleep duration did not explain the difference."
+)
+PAPER = Paper(id="p1", text=ABSTRACT, title="Night shifts and diabetes in nurses", authors=["Lee, Ana"], year=2020)
+
+
+@pytest.fixture(autouse=True)
+def judge_on() -> None:
+    judge.use_judge(True)
+
+
+def test_attribution_is_who_says_it_not_what() -> None:
+    assert judge.what_it_reports("Lee et al. (2020) report that night shifts raise diabetes risk.") == (
+        "Night shifts raise diabetes risk."
+    )
+    assert judge.what_it_reports("According to Lee (2020), night shifts raise risk.") == "Night shifts raise risk."
+    assert judge.what_it_reports("The authors found that sleep did not explain it.") == "Sleep did not explain it."
+    assert judge.what_it_reports("Night shifts raise risk.") == "Night shifts raise risk."
+
+
+def test_the_judge_reads_the_stretches_closest_to_the_sentence() -> None:
+    passages = judge.passages_for("Younger nurses showed a stronger association.", ABSTRACT)
+    assert len(passages) == judge.PASSAGES_READ
+    assert any("younger than 40" in p for p in passages)
+
+
+def test_the_shipped_judge_loads_and_reads_a_copy_as_stated() -> None:
+    model = judge.load_judge()
+    assert model is not None, "rag/check/judge/ ships with the package"
+    copy = "Night shifts were associated with a 30% higher incidence of type 2 diabetes."
+    unrelated = "Transformers pretrained on code generate unit tests."
+    stated, other = judge.judge_texts([copy, unrelated], [ABSTRACT, ABSTRACT])
+    assert stated.stated > other.stated and "night shifts" in stated.passage
+    rows = model.probabilities([(ABSTRACT, copy)])
+    assert rows.shape == (1, 3) and np.isclose(rows.sum(), 1.0, atol=1e-4)
+
+
+def test_off_the_check_reads_with_the_fitted_score_and_rules_alone() -> None:
+    judge.use_judge(False)
+    assert judge.load_judge() is None
+    (score,) = score_against_sources(["Night shifts raise diabetes risk in nurses."], [PAPER])[0]
+    assert score.stated is None and score.score == score.fitted
+    judge.use_judge(True)
+    (score,) = score_against_sources(["Night shifts raise diabetes risk in nurses."], [PAPER])[0]
+    assert score.stated is not None and 0.0 <= score.score <= 1.0
+
+
+def test_a_broken_model_file_is_one_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "judge.onnx").write_bytes(b"not a model")
+    broken = CrossEncoder(tmp_path / "judge.onnx", judge.JUDGE_DIR / "tokenizer.json", judge.MAX_TOKENS)
+    with pytest.raises(ModelUnavailableError, match="cannot load the citation check's judge"):
+        broken.probabilities([("a", "b")])
