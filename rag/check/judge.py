@@ -88,14 +88,19 @@ def what_it_reports(sentence: str) -> str:
 
 
 def passages_for(sentence: str, text: str) -> list[str]:
-    """The stretches of ``text`` (one or two sentences) the sentence shares most content words with."""
-    stretches = windows(split_sentences(text))
+    """The stretches of ``text`` (one or two sentences in a row) the sentence shares most content words with,
+    and its two closest sentences read together wherever they stand (a sentence drawing on both)."""
+    sentences = split_sentences(text)
+    stretches = windows(sentences)
     if len(stretches) <= PASSAGES_READ:
         return list(stretches)
     mine = content_words(sentence)
     ranked = sorted(stretches, key=lambda s: -len(mine & content_words(s)))
     best, _ = best_aligned(sentence, stretches)
-    return list(dict.fromkeys([best, *ranked] if best else ranked))[:PASSAGES_READ]
+    chosen = list(dict.fromkeys([best, *ranked] if best else ranked))[:PASSAGES_READ]
+    closest = sorted(range(len(sentences)), key=lambda i: -len(mine & content_words(sentences[i])))[:2]
+    together = " ".join(sentences[i] for i in sorted(closest))
+    return chosen if together in chosen else [*chosen, together]
 
 
 def judge_texts(sentences: Sequence[str], texts: Sequence[str]) -> list[Judgement]:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.check.claims import Claim, claims_from_text
+from rag.check.markers import CITATION_GROUP, expand
 from rag.llm.types import Completion, JsonSchema, OnToken
 from rag.text import split_prose
 
@@ -135,5 +136,14 @@ def read_claims(reply: Completion) -> list[Claim]:
 
 
 def structured_claims(sentences: Sequence[ModelSentence]) -> list[Claim]:
-    # A "text" value may hold several sentences: each is checked (and deduplicated) on its own.
-    return [Claim(part, s.sources) for s in sentences for part in split_prose(" ".join(s.text.split()))]
+    """A "text" value may hold several sentences: each is checked (and deduplicated) on its own. A model that
+    also wrote [n] inside its text cites those numbers too: they leave the text and join its sources (checked
+    like any other: one it was not given is removed and reported)."""
+    claims = []
+    for sentence in sentences:
+        for part in split_prose(" ".join(sentence.text.split())):
+            written = [n for group in CITATION_GROUP.findall(part) for n in expand(group)]
+            bare = " ".join(CITATION_GROUP.sub(" ", part).split()).replace(" .", ".")
+            if bare:
+                claims.append(Claim(bare, list(dict.fromkeys([*sentence.sources, *written]))))
+    return claims

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rag.check.sentences import Answer
+from rag.config import LatexCitations
 from rag.errors import InputError
 from rag.formats.bibtex import bibtex
 from rag.formats.csl import csl_json
@@ -24,7 +25,7 @@ from rag.records import Paper
 @dataclass(frozen=True)
 class DocumentFormat:
     name: str
-    render: Callable[[Answer], str]
+    render: Callable[[Answer, LatexCitations], str]  # the answer, the LaTeX citation commands (LaTeX only)
     description: str
     # A terminal shows the checked answer itself (marks, references, notes) rather than the bare document.
     shown_as_answer: bool = False
@@ -43,9 +44,9 @@ class BibliographyFormat:
 DOCUMENTS = {
     f.name: f
     for f in (
-        DocumentFormat("markdown", to_markdown, "[n] + references", shown_as_answer=True),
-        DocumentFormat("latex", to_latex, "\\cite{key}"),
-        DocumentFormat("pandoc", to_pandoc, "[@key], for pandoc --citeproc"),
+        DocumentFormat("markdown", lambda a, _: to_markdown(a), "[n] + references", shown_as_answer=True),
+        DocumentFormat("latex", to_latex, "\\cite{key} (RAG_LATEX_CITATIONS: natbib, biblatex)"),
+        DocumentFormat("pandoc", lambda a, _: to_pandoc(a), "[@key], for pandoc --citeproc"),
     )
 }
 BIBLIOGRAPHIES = {

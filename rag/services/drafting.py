@@ -39,7 +39,7 @@ def draft(
     written = None
     if request.bib is not None and bibliography is not None:
         written = _write_bibliography(ctx, request.bib, bibliography, answer)
-    document = chosen.render(answer)
+    document = chosen.render(answer, ctx.settings.latex_citations)
     record_answer(ctx, "draft", request.topic.strip(), answer, options, document=document)
     return Draft(answer, chosen.name, document, chosen.shown_as_answer, written)
 
