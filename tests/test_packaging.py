@@ -40,6 +40,8 @@ def test_wheel_carries_seeds_and_prompts(tmp_path: Path) -> None:
         "rag/_data/prompts/format_json.txt",
         "rag/cli/app.py",
         "rag/check/support_model.json",  # the offline citation check's trained weights
+        "rag/check/judge/judge.onnx",  # the citation check's judge (int8 ONNX)
+        "rag/check/judge/combine.json",
         "rag/_data/NOTICE",  # where the weights and the seed corpus come from, and what that means
     ):
         assert expected in names

@@ -43,8 +43,8 @@ _ATTRIBUTION = re.compile(
 
 @dataclass(frozen=True)
 class Judgement:
-    """What the judge read of a sentence against a source: the probability that the source states it and that
-    it says otherwise (each the best over the stretches read), and the stretch that states it best."""
+    """What the judge read of a sentence against a source: the probability that the source states it (the best
+    over the stretches read), that it says otherwise (in that stretch), and the stretch."""
 
     stated: float
     contradicted: float
@@ -120,5 +120,7 @@ def judge_texts(sentences: Sequence[str], texts: Sequence[str]) -> list[Judgemen
             out.append(NOT_READ)
             continue
         best = int(rows[:, ENTAILMENT].argmax())
-        out.append(Judgement(float(rows[best, ENTAILMENT]), float(rows[:, CONTRADICTION].max()), passages[best]))
+        # The contradiction read where the sentence is stated best: elsewhere a passage on another point says
+        # "otherwise" of nearly any sentence.
+        out.append(Judgement(float(rows[best, ENTAILMENT]), float(rows[best, CONTRADICTION]), passages[best]))
     return out

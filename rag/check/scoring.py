@@ -38,15 +38,21 @@ class SourceScore:
 
 @dataclass(frozen=True)
 class Combination:
-    """The fitted score and the judge's reading, weighed into one probability that the source states the
-    sentence, with the labels' thresholds (all fitted on held-out claims: benchmarks/judge_eval.py --save)."""
+    """The fitted score and the judge's reading, weighed: a probability that the source states the sentence (the
+    score a reader sees and rankings use), and the labels' rule: the top label where the judge reads the source
+    as stating it and the fitted score finds some evidence, or the fitted score alone is high; a conflict where
+    the judge reads a contradiction there. Fitted on held-out claims (benchmarks/judge_eval.py --save): the
+    operating point that passes most stated sentences while catching at least the errors the fitted score and
+    the rules caught alone."""
 
     fitted: float
     stated: float
     contradicted: float
     intercept: float
-    supported_at: float
-    weak_at: float
+    stated_at: float  # the judge's P(stated) for the top label...
+    fitted_with_judge_at: float  # ...with at least this fitted score
+    fitted_alone_at: float  # the fitted score that is the top label by itself
+    weak_at: float  # the probability below which a sentence is unsupported rather than weak
     contradiction_at: float  # the judge's P(contradicted) from which evidence counts as a conflict
 
     def probability(self, fitted: float, judgement: Judgement) -> float:
@@ -58,13 +64,14 @@ class Combination:
         )
         return 1 / (1 + math.exp(-max(min(z, 30.0), -30.0)))
 
-    def conflicts(self, fitted_conflict: bool, judgement: Judgement, probability: float) -> bool:
+    def conflicts(self, fitted_conflict: bool, judgement: Judgement) -> bool:
         """The evidence says otherwise: the judge reads a contradiction, or the fitted check sees a negation or
-        reversal that the combination does not outweigh."""
-        return judgement.contradicted >= self.contradiction_at or (fitted_conflict and probability < self.supported_at)
+        a reversal."""
+        return judgement.contradicted >= self.contradiction_at or fitted_conflict
 
-    def label(self, probability: float) -> Support:
-        if probability >= self.supported_at:
+    def label(self, fitted: float, judgement: Judgement, probability: float) -> Support:
+        stated = judgement.stated >= self.stated_at and fitted >= self.fitted_with_judge_at
+        if stated or fitted >= self.fitted_alone_at:
             return Support.EVIDENCE
         return Support.WEAK if probability >= self.weak_at else Support.UNSUPPORTED
 
@@ -100,9 +107,10 @@ def _source_score(result: SupportScore, judgement: Judgement) -> SourceScore:
             result.score, result.label, position, result.evidence_text, result.contradiction, fitted=result.score
         )
     probability = combination.probability(result.score, judgement)
-    conflict = combination.conflicts(result.contradiction, judgement, probability)
+    label = combination.label(result.score, judgement, probability)
+    conflict = combination.conflicts(result.contradiction, judgement)
     return SourceScore(
-        round(probability, 4), combination.label(probability), position, result.evidence_text, conflict,
+        round(probability, 4), label, position, result.evidence_text, conflict,
         round(judgement.stated, 4), round(judgement.contradicted, 4), result.score,
     )  # fmt: skip
 

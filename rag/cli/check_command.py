@@ -27,6 +27,15 @@ if TYPE_CHECKING:
 PROGRESS_AFTER_SECONDS = 2.0
 PROBLEMS_EXIT = 1
 STDIN = "-"
+FailOnOption = Annotated[
+    FailOn,
+    typer.Option(
+        "--fail-on",
+        help="What makes the run fail (exit 1): any problem (default); only keys missing from the "
+        "bibliography, what breaks the build (`rag check --fail-on missing thesis.tex` in CI); or none "
+        "(report only).",
+    ),
+]
 
 
 def render_check(console: Console, report: CheckReport, everything: bool = False) -> None:
@@ -72,15 +81,7 @@ def check(
     everything: Annotated[
         bool, typer.Option("--all", help="List every citation with its verdict, not only the problems.")
     ] = False,
-    fail_on: Annotated[
-        FailOn,
-        typer.Option(
-            "--fail-on",
-            help="What makes the run fail (exit 1): any problem (default); only keys missing from the "
-            "bibliography, what breaks the build (`rag check --fail-on missing thesis.tex` in CI); or none "
-            "(report only).",
-        ),
-    ] = FailOn.PROBLEMS,
+    fail_on: FailOnOption = FailOn.PROBLEMS,
     verify: VerifyOption = Verify.OFFLINE,
     as_json: AsJson = False,
     model: Model = None,
