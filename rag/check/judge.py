@@ -63,6 +63,13 @@ def use_judge(on: bool) -> None:
     _switch["on"] = on
 
 
+def keep_readings(path: Path) -> None:
+    """Keep what the judge reads on disk at ``path``: `rag check` run again reads only the sentences that changed."""
+    judge = load_judge()
+    if judge is not None:
+        judge.keep_on_disk(path)
+
+
 def load_judge() -> CrossEncoder | None:
     """The shipped judge (loaded once), or None when it is turned off or not installed."""
     return _shipped_judge() if _switch["on"] else None

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from rag.check.model_judge import judge_with_model
-from rag.check.paper_fit import CONTEXT_SENTENCES, ManuscriptScores, Pair, features, load_fit_model
+from rag.check.paper_fit import CONTEXT_SENTENCES, FitModel, ManuscriptScores, Pair, features, load_fit_model
 from rag.check.policy import MANUSCRIPT
 from rag.check.reading import CitedText, describe, read_against
 from rag.check.scoring import SourceScore, score_against_group, score_against_sources
@@ -100,6 +100,8 @@ class ManuscriptChecker:
     judge: ChatModel | None = None
     usage: Usage = field(default_factory=Usage)
     progress: ProgressFn | None = None
+    fit_model: FitModel | None = None  # None: the shipped one (benchmarks/check_real.py calibrates with its own)
+    max_suggestions: int = MAX_SUGGESTIONS
     _pairs: dict[tuple[str, str], _Pairing] = field(default_factory=dict, init=False)
     _texts: dict[str, CitedText] = field(default_factory=dict, init=False)
     _nearby: dict[int, list[str]] = field(default_factory=dict, init=False)
@@ -160,15 +162,19 @@ class ManuscriptChecker:
                 check.reason = STATED if pairing.passage is None else f"the full text states it ({pairing.passage})"
             elif together is not None and together.is_top:
                 check.verdict, check.reason = Verdict.FITS_STATED, STATED_TOGETHER
-        if wrong and check.verdict is not Verdict.FITS_STATED:
+        # The wrong paper only where another paper is clearly meant: a tool, a survey or a "see [x]" that fits
+        # the sentence poorly is how citations are written, not a mistake.
+        wrong = wrong and check.verdict is not Verdict.FITS_STATED
+        meant = self._clearly_meant(place, paper, fit or 0.0) if wrong else []
+        if meant:
             check.verdict = Verdict.WRONG_PAPER
-            check.suggestions = self._suggestions(place, paper, fit or 0.0)
+            check.suggestions = meant[: self.max_suggestions]
             check.reason = _misfit(paper, self.library, place.index)
         return check
 
     def _fit(self, place: _Place, paper: Paper) -> tuple[float | None, float | None]:
         """How well ``paper`` fits its sentence against the library, and the wrong-paper threshold."""
-        model = load_fit_model()
+        model = self._fit_model()
         values = self._fit_values(place, paper)
         if model is None or values is None:
             return None, None
@@ -229,7 +235,7 @@ class ManuscriptChecker:
                 reading = read_against(text, [self._texts[paper.id]])
             label = MANUSCRIPT.label(score.support, reading, score.conflict)
             reversed_here = MANUSCRIPT.reversals(reading)
-            contradiction = describe(reversed_here, "the abstract") if reversed_here else ""
+            contradiction = describe(reversed_here, "the abstract") if reversed_here else self._judge_reverses(score)
             if self.judge is not None:
                 label = judge_with_model(text, [(1, paper)], self.judge, self.usage)
                 contradiction = "the model judge: the paper contradicts it" if label is Support.CONTRADICTED else ""
@@ -237,43 +243,63 @@ class ManuscriptChecker:
             self._pairs[key] = _Pairing(score, label, contradiction, where)
         return self._pairs[key]
 
+    def reading(self, text: str, paper: Paper) -> SourceScore:
+        """How ``paper`` backs ``text``, as this check read it (read once; benchmarks calibrate on it)."""
+        return self._pair(text, paper).score
+
+    def _judge_reverses(self, score: SourceScore) -> str:
+        """The judge reads the abstract as saying the opposite of the sentence, surely enough for a manuscript
+        (calibrated on real theses with planted reversals: fit_model.json); empty when it does not."""
+        model = self._fit_model()
+        if model is None or score.contradicted is None or score.contradicted < model.contradicted_at:
+            return ""
+        return "the abstract says otherwise"
+
     def _together(self, text: str, papers: Sequence[Paper]) -> Support:
         if self.judge is not None:
             return judge_with_model(text, list(enumerate(papers, start=1)), self.judge, self.usage)
         together = score_against_group(text, papers)[0]
         return Support.CONTRADICTED if together.conflict else together.support
 
-    def _suggestions(self, place: _Place, cited: Paper, fit: float) -> list[Suggestion]:
-        """Papers of the library that fit the sentence clearly better than the one cited, best first."""
+    def _clearly_meant(self, place: _Place, cited: Paper, fit: float) -> list[Suggestion]:
+        """Papers of the library the sentence clearly means instead of the one cited: each fits the sentence
+        better against the library, says something of it, and is read by the judge as stating it (or fits it
+        very well); ranked by the judge's reading, then the fit."""
         index, text, siblings = place.index, place.text, place.siblings
-        scores, model = self.library.scores, load_fit_model()
+        scores, model = self.library.scores, self._fit_model()
         if scores is None or model is None:
             return []
         row = scores.similarity[index] if scores.has_vectors else scores.lexical[index]
         taken = {cited.id, *siblings}
         ranked = [int(j) for j in row.argsort()[::-1] if self.library.papers[int(j)].id not in taken]
-        chosen: list[tuple[float, Paper]] = []
+        columns = [self.library.column[s] for s in siblings if s in self.library.column]
+        chosen: list[Suggestion] = []
         for j in ranked[:SUGGESTION_POOL]:
             paper = self.library.papers[j]
-            support = 0.0 if paper.no_abstract else self._pair(text, paper).score.fitted
-            columns = [self.library.column[s] for s in siblings if s in self.library.column]
-            values = features(scores, Pair(index, j, text, support, columns))
+            pairing = None if paper.no_abstract else self._pair(text, paper)
+            values = features(scores, Pair(index, j, text, 0.0 if pairing is None else pairing.score.fitted, columns))
             probability = model.probability(values)
             # A paper named as the better one must say something of the sentence itself: its abstract at
             # least relates to it, or (known by title only) its title shares the sentence's words.
-            speaks = (
-                values["title_coverage"] > 0
-                if paper.no_abstract
-                else self._pair(text, paper).label not in (Support.UNSUPPORTED,)
-            )
-            if speaks and probability >= model.wrong_below(values) and probability > fit:
-                chosen.append((probability, paper))
-        chosen.sort(key=lambda pair: -pair[0])
-        return [
-            Suggestion(p, Support.CANNOT_CHECK if p.no_abstract else self._pair(text, p).label, round(s, 4),
-                       "" if p.no_abstract else self._pair(text, p).score.sentence)
-            for s, p in chosen[:MAX_SUGGESTIONS]
-        ]  # fmt: skip
+            speaks = values["title_coverage"] > 0 if pairing is None else pairing.label is not Support.UNSUPPORTED
+            if not speaks or probability < model.wrong_below(values) or probability <= fit:
+                continue
+            stated = 0.0 if pairing is None else _stated(pairing)
+            if model.clearly_meant(stated, probability):
+                label = Support.CANNOT_CHECK if pairing is None else pairing.label
+                evidence = "" if pairing is None else pairing.score.sentence
+                chosen.append(Suggestion(paper, label, round(probability, 4), evidence, round(stated, 4)))
+        return sorted(chosen, key=lambda s: (-s.stated, -s.score))
+
+    def _fit_model(self) -> FitModel | None:
+        return self.fit_model if self.fit_model is not None else load_fit_model()
+
+
+def _stated(pairing: _Pairing) -> float:
+    """How surely the paper's abstract states the sentence: the judge's reading, or (without the judge) whether
+    the fitted check gives it the top label."""
+    stated = pairing.score.stated
+    return stated if stated is not None else float(pairing.label.is_top)
 
 
 def with_full_text(paper: Paper, sentence: str) -> tuple[Paper, list[Passage]]:

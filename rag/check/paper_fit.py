@@ -228,6 +228,13 @@ class FitModel:
     lexical: LogisticModel
     embedding_wrong_below: float
     lexical_wrong_below: float
+    # Another paper is "clearly meant" (and the cited one called the wrong paper) when the judge reads its
+    # abstract as stating the sentence at least this surely, or it fits the sentence at least this well.
+    clearly_stated: float = 0.0
+    clearly_fits: float = 0.0
+    # The judge's P(the abstract says otherwise) from which a manuscript's citation is called contradicted
+    # (above 1: never, before it is calibrated).
+    contradicted_at: float = 2.0
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> FitModel:
@@ -236,11 +243,18 @@ class FitModel:
             LogisticModel.from_json(data["models"]["lexical"]),
             float(data["thresholds"]["embedding"]),
             float(data["thresholds"]["lexical"]),
+            float(data.get("clearly", {}).get("stated", 0.0)),
+            float(data.get("clearly", {}).get("fits", 0.0)),
+            float(data.get("contradicted_at", 2.0)),
         )
 
     def probability(self, values: dict[str, float]) -> float:
         model = self.embedding if "similarity" in values else self.lexical
         return model.probability(values)
+
+    def clearly_meant(self, stated: float, fits: float) -> bool:
+        """Another paper is clearly the one the sentence means: the cited one is then the wrong paper."""
+        return stated >= self.clearly_stated or fits >= self.clearly_fits
 
     def wrong_below(self, values: dict[str, float]) -> float:
         return self.embedding_wrong_below if "similarity" in values else self.lexical_wrong_below

@@ -88,8 +88,9 @@ VERDICTS = {
 class Suggestion:
     paper: Paper
     label: Support
-    score: float  # how well it fits the sentence (0..1)
+    score: float  # how well it fits the sentence against the library (0..1)
     evidence: str
+    stated: float = 0.0  # the judge: P(its abstract states the sentence); the fitted check's 0/1 without a judge
 
 
 @dataclass

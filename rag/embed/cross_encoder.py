@@ -9,6 +9,7 @@ citation, then the same key elsewhere).
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from rag.embed.disk_cache import DiskVectors, text_key
 from rag.errors import ModelUnavailableError
 
 if TYPE_CHECKING:
@@ -27,6 +29,8 @@ Probabilities = npt.NDArray[np.float32]
 PAIR_BATCH_SIZE = 16
 # Pairs whose probabilities are kept for a second question about them.
 REMEMBERED_PAIRS = 50_000
+# Readings kept on disk (keep_on_disk): a few rows of 3 numbers each per citation, some 20 MB at most.
+DISK_READINGS = 200_000
 # What one process gives the judge: one thread by default (the rest of the check runs beside it).
 JUDGE_THREADS = 1
 
@@ -43,6 +47,15 @@ class CrossEncoder:
         self._session: onnxruntime.InferenceSession | None = None
         self._tokenizer: Any = None
         self._memory: OrderedDict[tuple[str, str], Probabilities] = OrderedDict()
+        self._disk: DiskVectors | None = None
+        self._model_id = ""
+
+    def keep_on_disk(self, path: Path) -> None:
+        """Keep what is read in ``path`` (SQLite) too: a check run again reads only new pairs. The model's own
+        hash is part of each key, so a retrained judge never answers from an older one's readings."""
+        if self._disk is None or self._disk.path != path:
+            self._disk = DiskVectors(path, DISK_READINGS)
+            self._model_id = _file_hash(self.model_file)
 
     def _load(self) -> tuple[onnxruntime.InferenceSession, Any]:
         if self._session is None:
@@ -51,7 +64,8 @@ class CrossEncoder:
                 from tokenizers import Tokenizer
 
                 tokenizer = Tokenizer.from_file(str(self.tokenizer_file))
-                tokenizer.enable_truncation(max_length=self.max_tokens, strategy="only_first")
+                # "longest_first": a sentence longer than the budget (a table row read as one) is cut too, not refused.
+                tokenizer.enable_truncation(max_length=self.max_tokens, strategy="longest_first")
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
                 options = onnxruntime.SessionOptions()
                 options.log_severity_level = 3
@@ -71,11 +85,22 @@ class CrossEncoder:
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> Probabilities:
         """One row of label probabilities per (passage, sentence) pair, in order."""
         out = np.zeros((len(pairs), 0), dtype=np.float32)
-        missing = [i for i, pair in enumerate(pairs) if pair not in self._memory]
+        missing = list(dict.fromkeys(pair for pair in pairs if pair not in self._memory))
+        if missing and self._disk is not None:
+            keys = {pair: text_key(self._model_id, *pair) for pair in missing}
+            kept = self._disk.read(list(keys.values()))
+            for pair, key in keys.items():
+                if key in kept:
+                    self._remember(pair, kept[key])
+            missing = [pair for pair in missing if keys[pair] not in kept]
         if missing:
-            fresh = list(dict.fromkeys(pairs[i] for i in missing))
-            for pair, row in zip(fresh, self._run(fresh), strict=True):
+            fresh = self._run(missing)
+            for pair, row in zip(missing, fresh, strict=True):
                 self._remember(pair, row)
+            if self._disk is not None:
+                self._disk.write(
+                    [(text_key(self._model_id, *pair), row) for pair, row in zip(missing, fresh, strict=True)]
+                )
         if pairs:
             out = np.stack([self._memory[pair] for pair in pairs])
         return out
@@ -102,3 +127,15 @@ class CrossEncoder:
             for i, row in zip(batch, shifted / shifted.sum(axis=1, keepdims=True), strict=True):
                 rows[i] = row
         return np.stack(rows)
+
+
+def _file_hash(path: Path) -> str:
+    """The model file's SHA-256 (``""`` when it cannot be read: loading it then fails with a clear error)."""
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return ""
+    return digest.hexdigest()

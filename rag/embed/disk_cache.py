@@ -1,5 +1,5 @@
 """Vectors kept on disk between runs: `rag check` run again on a manuscript (a pre-commit hook) embeds only the
-sentences that changed.
+sentences that changed, and its judge reads only the pairs it has not read before (rag.embed.cross_encoder).
 
 One SQLite file in the data dir, keyed by the model's name and the text's hash; the newest MAX_DISK_TEXTS are
 kept. It is a cache: any trouble with the file (locked by another process, damaged, read-only) means the
@@ -27,17 +27,13 @@ BUSY_SECONDS = 2.0
 LOOKUP_CHUNK = 500
 
 
-class DiskCachedEmbedder:
-    """An Embedder whose vectors outlive the process (``path``: the SQLite file)."""
+class DiskVectors:
+    """Rows of float32 numbers on disk by key (``path``: the SQLite file), the newest ``capacity`` kept. Every
+    failure reads as "not there" or "not kept": a cache never stops a command."""
 
-    def __init__(self, inner: Embedder, path: Path, capacity: int = MAX_DISK_TEXTS) -> None:
-        self.inner = inner
-        self.name = inner.name
+    def __init__(self, path: Path, capacity: int = MAX_DISK_TEXTS) -> None:
         self.path = path
         self.capacity = capacity
-
-    def _key(self, text: str) -> str:
-        return hashlib.sha256(f"{self.name}\0{text}".encode()).hexdigest()
 
     @contextlib.contextmanager
     def _database(self) -> Iterator[sqlite3.Connection]:
@@ -50,7 +46,7 @@ class DiskCachedEmbedder:
         finally:
             connection.close()
 
-    def _read(self, keys: Sequence[str]) -> dict[str, Vectors]:
+    def read(self, keys: Sequence[str]) -> dict[str, Vectors]:
         found: dict[str, Vectors] = {}
         with contextlib.suppress(sqlite3.Error, OSError), self._database() as database:
             for start in range(0, len(keys), LOOKUP_CHUNK):
@@ -60,7 +56,7 @@ class DiskCachedEmbedder:
                     found[key] = np.frombuffer(blob, dtype=np.float32)
         return found
 
-    def _write(self, rows: Sequence[tuple[str, Vectors]]) -> None:
+    def write(self, rows: Sequence[tuple[str, Vectors]]) -> None:
         with contextlib.suppress(sqlite3.Error, OSError), self._database() as database:
             database.executemany(
                 "INSERT OR REPLACE INTO vectors (key, vector) VALUES (?, ?)",
@@ -70,15 +66,33 @@ class DiskCachedEmbedder:
                 "DELETE FROM vectors WHERE rowid <= (SELECT MAX(rowid) FROM vectors) - ?", (self.capacity,)
             )
 
+
+def text_key(*parts: str) -> str:
+    """The key of a text (with what read it: a model's name) in a DiskVectors file."""
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+class DiskCachedEmbedder:
+    """An Embedder whose vectors outlive the process (``path``: the SQLite file)."""
+
+    def __init__(self, inner: Embedder, path: Path, capacity: int = MAX_DISK_TEXTS) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.path = path
+        self.store = DiskVectors(path, capacity)
+
+    def _key(self, text: str) -> str:
+        return text_key(self.name, text)
+
     def embed(self, texts: Sequence[str], progress: ProgressFn | None = None) -> Vectors:
         keys = [self._key(t) for t in texts]
-        found = self._read(list(dict.fromkeys(keys)))
+        found = self.store.read(list(dict.fromkeys(keys)))
         missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in found))
         if missing:
             fresh = self.inner.embed(missing, progress)
             rows = [(self._key(t), v) for t, v in zip(missing, fresh, strict=True)]
             found.update(rows)
-            self._write(rows)
+            self.store.write(rows)
         if not texts:
             return self.inner.embed([], progress)
         return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)

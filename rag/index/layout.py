@@ -86,6 +86,11 @@ class DataDir:
         return self.root / "vector_cache.sqlite"
 
     @property
+    def judge_cache(self) -> Path:
+        """What the citation check's judge read before (sentence, passage pairs), kept between runs."""
+        return self.root / "judge_cache.sqlite"
+
+    @property
     def judge_figures(self) -> Path:
         """What `rag eval-support --verify llm` measured of each model as judge (rag.services.judges)."""
         return self.root / "judge_figures.json"

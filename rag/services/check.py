@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from rag.check.judge import keep_readings
 from rag.check.manuscript import LibraryView, ManuscriptChecker
 from rag.check.paper_fit import ManuscriptScores, surnames_of
 from rag.errors import InputError, NotFoundError
@@ -174,6 +175,7 @@ def check(ctx: Context, request: CheckRequest) -> CheckReport:
     """Every citation of the manuscript(s) checked, in document order."""
     # A check run again (a pre-commit hook) embeds only the sentences that changed.
     ctx = replace(ctx, remember_embeddings=True, keep_embeddings=True) if ctx.embedder is None else ctx
+    keep_readings(ctx.storage().layout.judge_cache)  # ...and the judge reads only the pairs it has not read
     manuscript = _manuscript(request)
     warnings = list(manuscript.warnings)
     for warning in warnings:

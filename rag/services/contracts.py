@@ -226,6 +226,7 @@ def _citation_check_json(check: CitationCheck) -> dict[str, Any]:
                 "citekey": s.paper.citekey,
                 "label": s.label.value,
                 "score": s.score,
+                "stated": s.stated,
                 "title": s.paper.title,
                 "evidence": s.evidence,
             }

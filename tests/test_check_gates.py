@@ -1,0 +1,70 @@
+"""`rag check`'s gates: the wrong paper only where another paper is clearly meant, a contradiction where the
+judge reads the abstract as saying otherwise surely enough (rag/check/fit_model.json holds both, chosen on real
+theses by benchmarks/check_real.py --save-gates)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from conftest import needs_model
+from test_check import BIB
+
+from rag.check.manuscript import ManuscriptChecker
+from rag.check.paper_fit import FitModel, load_fit_model
+from rag.check.verdicts import CitationCheck, Verdict
+from rag.config import load_settings
+from rag.manuscripts import read_latex
+from rag.services.check import library_view
+from rag.services.context import Context
+from rag.services.ingest import ingest
+
+# Cites the coffee paper's neighbour in the library for what the coffee paper says.
+MISCITED = r"Drinking coffee after noon reduces sleep quality \citep{yuan2022}."
+TURNED = r"Drinking coffee after noon left the sleep quality of adults unchanged \citep{smith2020}."
+
+
+def checked(tmp_path: Path, sentence: str, model: FitModel) -> CitationCheck:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    ctx = Context(load_settings())
+    ingest(ctx, [bib])
+    manuscript = read_latex(sentence, "paper.tex")
+    with ctx.reader() as library:
+        view = library_view(library, manuscript)
+    (check,) = ManuscriptChecker(view, fit_model=model).check(manuscript.sentences)
+    return check
+
+
+def shipped() -> FitModel:
+    model = load_fit_model()
+    assert model is not None, "rag/check/fit_model.json ships with the package"
+    return model
+
+
+@needs_model  # the fit weighs the cited paper against the library's by vectors
+def test_the_wrong_paper_only_where_another_paper_is_clearly_meant(tmp_path: Path) -> None:
+    opened = checked(tmp_path, MISCITED, replace(shipped(), clearly_stated=0.0, clearly_fits=0.0))
+    assert opened.verdict is Verdict.WRONG_PAPER
+    assert [s.paper.citekey for s in opened.suggestions] == ["smith2020"]
+    assert opened.suggestions[0].stated > 0.5, "ranked by the judge, which reads the coffee paper as stating it"
+
+    # With no paper of the library clearly meant (the gates shut), a poorly fitting citation is a note: a tool,
+    # a survey or a "see" cited the way authors cite them.
+    shut = checked(tmp_path, MISCITED, replace(shipped(), clearly_stated=1.01, clearly_fits=1.01))
+    assert shut.verdict is Verdict.FITS_NOT_STATED and not shut.suggestions and not shut.flagged
+
+
+@needs_model
+def test_the_shipped_gates_still_catch_a_citation_of_the_neighbour_paper(tmp_path: Path) -> None:
+    check = checked(tmp_path, MISCITED, shipped())
+    assert check.verdict is Verdict.WRONG_PAPER and check.suggestions[0].paper.citekey == "smith2020"
+
+
+@needs_model
+def test_a_contradiction_read_by_the_judge_is_a_problem_past_its_gate(tmp_path: Path) -> None:
+    never = checked(tmp_path, TURNED, replace(shipped(), contradicted_at=2.0))
+    always = checked(tmp_path, TURNED, replace(shipped(), contradicted_at=0.0))
+    # No rule sees "unchanged" reverse "reduced": the judge's reading decides, at the gate.
+    assert (never.verdict, never.flagged) == (Verdict.FITS_NOT_STATED, False)
+    assert (always.verdict, always.reason, always.flagged) == (Verdict.CONTRADICTS, "the abstract says otherwise", True)
