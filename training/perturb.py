@@ -41,48 +41,102 @@ HELD_OUT = (
     "manuscripts",
 )
 MIN_WORDS, MAX_WORDS = 8, 45
+LIBRARY_SUFFIXES = {".bib", ".json", ".ris", ".txt", ".csv", ".nbib", ".ciw", ".enw", ".sqlite"}
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 LABELLED = re.compile(r"^(?:[A-Z][A-Za-z ]{2,30}:)\s*")
 
 DIRECTIONS = [
-    ("increased", "decreased"), ("increases", "decreases"), ("increase", "decrease"), ("increasing", "decreasing"),
-    ("higher", "lower"), ("improved", "worsened"), ("improves", "worsens"), ("reduced", "increased"),
-    ("reduces", "increases"), ("faster", "slower"), ("better", "worse"), ("positive", "negative"),
-    ("positively", "negatively"), ("greater", "smaller"), ("larger", "smaller"), ("more", "less"),
-    ("longer", "shorter"), ("outperforms", "underperforms"), ("outperformed", "underperformed"),
-    ("above", "below"), ("superior", "inferior"), ("enhanced", "impaired"), ("promotes", "inhibits"),
-    ("promoted", "inhibited"), ("gain", "loss"), ("rise", "fall"), ("strengthens", "weakens"),
-    ("upregulated", "downregulated"), ("up-regulated", "down-regulated"), ("benefit", "harm"),
-    ("lowest", "highest"), ("most", "least"), ("easier", "harder"), ("stronger", "weaker"),
+    ("increased", "decreased"),
+    ("increases", "decreases"),
+    ("increase", "decrease"),
+    ("increasing", "decreasing"),
+    ("higher", "lower"),
+    ("improved", "worsened"),
+    ("improves", "worsens"),
+    ("reduced", "increased"),
+    ("reduces", "increases"),
+    ("faster", "slower"),
+    ("better", "worse"),
+    ("positive", "negative"),
+    ("positively", "negatively"),
+    ("greater", "smaller"),
+    ("larger", "smaller"),
+    ("more", "less"),
+    ("longer", "shorter"),
+    ("outperforms", "underperforms"),
+    ("outperformed", "underperformed"),
+    ("above", "below"),
+    ("superior", "inferior"),
+    ("enhanced", "impaired"),
+    ("promotes", "inhibits"),
+    ("promoted", "inhibited"),
+    ("gain", "loss"),
+    ("rise", "fall"),
+    ("strengthens", "weakens"),
+    ("upregulated", "downregulated"),
+    ("up-regulated", "down-regulated"),
+    ("benefit", "harm"),
+    ("lowest", "highest"),
+    ("most", "least"),
+    ("easier", "harder"),
+    ("stronger", "weaker"),
 ]
 POPULATIONS = [
     ["children", "adults", "older adults", "adolescents", "infants"],
     ["mice", "rats", "zebrafish", "humans", "dogs"],
-    ["men", "women"], ["boys", "girls"],
-    ["patients", "healthy volunteers"], ["students", "teachers"],
+    ["men", "women"],
+    ["boys", "girls"],
+    ["patients", "healthy volunteers"],
+    ["students", "teachers"],
     ["China", "India", "Brazil", "Germany", "Kenya", "Canada", "Japan"],
     ["Chinese", "Indian", "Brazilian", "German", "Kenyan", "Canadian", "Japanese"],
-    ["urban", "rural"], ["primary", "secondary"], ["English", "Spanish", "French"],
-    ["CNN", "LSTM", "transformer", "random forest"], ["ImageNet", "CIFAR-10", "MNIST", "COCO"],
-    ["randomized", "observational"], ["cross-sectional", "longitudinal"], ["qualitative", "quantitative"],
+    ["urban", "rural"],
+    ["primary", "secondary"],
+    ["English", "Spanish", "French"],
+    ["CNN", "LSTM", "transformer", "random forest"],
+    ["ImageNet", "CIFAR-10", "MNIST", "COCO"],
+    ["randomized", "observational"],
+    ["cross-sectional", "longitudinal"],
+    ["qualitative", "quantitative"],
 ]
 OVERCLAIMS = [
-    (r"\bmay (\w+)", r"\1s"), (r"\bmight (\w+)", r"\1s"), (r"\bcould (\w+)", r"\1s"),
-    (r"\bsuggests? that\b", "proves that"), (r"\bindicates? that\b", "proves that"),
-    (r"\b(is|are|was|were) associated with\b", "causes"), (r"\bcorrelated with\b", "caused by"),
-    (r"\bsome\b", "all"), (r"\bmost\b", "all"), (r"\bpotentially\s+", ""), (r"\blikely\s+", "certainly "),
-    (r"\bappears? to\s+", ""), (r"\bpartially\b", "fully"), (r"\bpreliminary\b", "conclusive"),
-    (r"\bmany\b", "all"), (r"\boften\b", "always"), (r"\bcan\b", "always"),
+    (r"\bmay (\w+)", r"\1s"),
+    (r"\bmight (\w+)", r"\1s"),
+    (r"\bcould (\w+)", r"\1s"),
+    (r"\bsuggests? that\b", "proves that"),
+    (r"\bindicates? that\b", "proves that"),
+    (r"\b(is|are|was|were) associated with\b", "causes"),
+    (r"\bcorrelated with\b", "caused by"),
+    (r"\bsome\b", "all"),
+    (r"\bmost\b", "all"),
+    (r"\bpotentially\s+", ""),
+    (r"\blikely\s+", "certainly "),
+    (r"\bappears? to\s+", ""),
+    (r"\bpartially\b", "fully"),
+    (r"\bpreliminary\b", "conclusive"),
+    (r"\bmany\b", "all"),
+    (r"\boften\b", "always"),
+    (r"\bcan\b", "always"),
 ]
 DETAILS = [
-    " in a randomized controlled trial of 1,200 participants", " across 14 countries",
-    " over a ten-year follow-up", " using deep reinforcement learning", " in a cohort of elderly women",
-    " with a 95% confidence interval", " in patients with type 2 diabetes", " on a national registry of 2 million people",
-    " after adjusting for socioeconomic status", " in a double-blind design", " within six months",
+    " in a randomized controlled trial of 1,200 participants",
+    " across 14 countries",
+    " over a ten-year follow-up",
+    " using deep reinforcement learning",
+    " in a cohort of elderly women",
+    " with a 95% confidence interval",
+    " in patients with type 2 diabetes",
+    " on a national registry of 2 million people",
+    " after adjusting for socioeconomic status",
+    " in a double-blind design",
+    " within six months",
 ]
 ATTRIBUTIONS = ["The authors report that ", "The study finds that ", "According to this work, ", "They show that "]
-OPENERS = re.compile(r"^(?:In this (?:study|paper|work|article),?|Here,?|We (?:found|show|find|demonstrate) that|"
-                     r"Our (?:results|findings) (?:show|suggest|indicate) that|Results:?)\s+", re.I)
+OPENERS = re.compile(
+    r"^(?:In this (?:study|paper|work|article),?|Here,?|We (?:found|show|find|demonstrate) that|"
+    r"Our (?:results|findings) (?:show|suggest|indicate) that|Results:?)\s+",
+    re.I,
+)
 NEGATABLE = re.compile(r"\b(is|are|was|were|can|could|did|does|do|has|have|will|should)\b(?! not)")
 NEGATED = re.compile(r"\b(is|are|was|were|can|could|did|does|do|has|have|will|should) not\b|\bno\b|\bnot\b")
 NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]*\d{3})(\s?%|\s?(?:ms|s|mg|kg|years|patients|participants))?")
@@ -223,9 +277,9 @@ def pairs_of(abstract: list[str], others: list[list[str]], rng: random.Random) -
 def library_files(real: Path) -> list[Path]:
     files = []
     for path in sorted(real.rglob("*")):
-        if path.is_file() and not any(name in str(path.relative_to(real)) for name in HELD_OUT):
-            if path.suffix.lower() in {".bib", ".json", ".ris", ".txt", ".csv", ".nbib", ".ciw", ".enw", ".sqlite"}:
-                files.append(path)
+        held_out = any(name in str(path.relative_to(real)) for name in HELD_OUT)
+        if path.is_file() and not held_out and path.suffix.lower() in LIBRARY_SUFFIXES:
+            files.append(path)
     return files
 
 
@@ -235,7 +289,7 @@ def abstracts_of(files: list[Path]) -> list[list[str]]:
     for path in files:
         try:
             papers = load_paths([path], full_text=False).papers.values()
-        except Exception as error:  # noqa: BLE001 - a file rag cannot read is skipped, as ingest would
+        except Exception as error:  # a file rag cannot read is skipped, as ingest would
             print(f"skipped {path.name}: {error}", file=sys.stderr)
             continue
         for paper in papers:
