@@ -139,3 +139,38 @@ def test_editions_sharing_an_abstract_stay_apart_but_a_preprint_and_its_version_
     assert keys == ["ed1", "ed2", "pre"], keys
     merged = next(p for p in papers if p.citekey == "pre")
     assert merged.aliases == ["pub"] and merged.venue == "NeurIPS", "the same arXiv id: one work, its published venue"
+
+
+LONG_ABSTRACT = (
+    "Motoric cognitive risk syndrome combines slow gait with subjective cognitive complaints. We pooled 22 cohorts "
+    "of adults aged 60 years and older from 17 countries. Pooled prevalence of MCR was found to be 10% (95% CI "
+    "8%-12%), and it predicted incident dementia over five years of follow-up in the participants' own words."
+)
+
+
+def test_one_abstract_under_two_keys_is_one_paper(tmp_path: Path) -> None:
+    """A preprint and its journal version (other key, title and year), its abstract exported with curly quotes
+    and an en dash: one paper, one voice, both keys resolving."""
+    curly = LONG_ABSTRACT.replace("participants'", "participants’").replace("8%-12%", "8%–12%")
+    bib = f"""@article{{verghese2014,
+  title = {{Motoric cognitive risk syndrome: prevalence in 17 countries}},
+  author = {{Verghese, Joe}}, year = {{2014}}, journal = {{Neurology}},
+  abstract = {{{LONG_ABSTRACT}}}
+}}
+
+@article{{verghese2013preprint,
+  title = {{Prevalence of MCR across the world}},
+  author = {{Verghese, Joe}}, year = {{2013}},
+  abstract = {{{curly}}}
+}}
+
+@article{{other2014,
+  title = {{Gait speed in older adults}},
+  author = {{Other, Ann}}, year = {{2014}},
+  abstract = {{{LONG_ABSTRACT.replace("10%", "12%")}}}
+}}
+"""
+    papers, _ = _ingest(tmp_path, "refs.bib", bib)
+    assert len(papers) == 2  # a changed number is another paper's abstract
+    merged = next(p for p in papers if "verghese2014" in p.keys)
+    assert set(merged.keys) >= {"verghese2014", "verghese2013preprint"}

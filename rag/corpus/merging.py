@@ -1,8 +1,9 @@
 """One work, one paper: the same work met again is merged into the paper already known, and every
 citekey it was given stays an alias of it (a ``\\cite`` that once resolved must keep resolving).
 
-A work is met again when the same abstract comes from another file (same content id), and when
-another record of it arrives: the same DOI or arXiv id, or the same normalised title (case,
+A work is met again when the same abstract comes from another file (same content id, or the same letters
+and digits: curly quotes, dashes and spacing aside), and when another record of it arrives: the same DOI or
+arXiv id, or the same normalised title (case,
 punctuation, Unicode quotes, accents) with years and first authors agreeing where both are known.
 That covers a Zotero library exported twice (BibTeX and CSL JSON, abstracts differing in ’ vs '),
 Zotero's own duplicate items, and a PDF beside its entry in a .bib or an export (the entry gives the
@@ -11,6 +12,7 @@ metadata and the abstract, the PDF its full text).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -20,6 +22,13 @@ from rag.records import DESCRIPTIVE_FIELDS, VENUE_FIELDS, Paper
 
 # Shorter titles ("Introduction", "Editorial") are too common to say two records are one work.
 MIN_TITLE_KEY_CHARS = 20
+# An abstract this long (letters and digits) is one work's own: two records holding it are that work, whatever
+# their keys, titles or years (a preprint and its journal version, an export with curly quotes).
+MIN_ABSTRACT_KEY_CHARS = 200
+ABSTRACT_KEY_HEX = 20
+# Years between a preprint and its published version: records of one abstract this close are one work, further
+# apart another edition.
+PUBLICATION_LAG_YEARS = 3
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
 # Where preprints are listed: a record naming one as its venue or publisher is not the published version.
 _PREPRINT = re.compile(r"\b(?:arxiv|biorxiv|medrxiv|chemrxiv|psyarxiv|ssrn|corr|preprints?|research square)\b", re.I)
@@ -71,8 +80,21 @@ def _titles_conflict(a: Paper, b: Paper) -> bool:
     return not (first.startswith(second) or second.startswith(first))
 
 
+def abstract_key(paper: Paper) -> str | None:
+    if paper.no_abstract:
+        return None
+    folded = _folded(paper.text)
+    return (
+        hashlib.sha256(folded.encode()).hexdigest()[:ABSTRACT_KEY_HEX]
+        if len(folded) >= MIN_ABSTRACT_KEY_CHARS
+        else None
+    )
+
+
 def _work_keys(paper: Paper) -> list[str]:
     keys = []
+    if abstract := abstract_key(paper):
+        keys.append(f"abstract:{abstract}")
     if doi := doi_key(paper):
         keys.append(f"doi:{doi}")
     if paper.arxiv:
@@ -96,6 +118,10 @@ class WorkFinder:
         for key in _work_keys(incoming):
             for known in self._indexed().get(key, []):
                 if known is incoming:
+                    continue
+                if key.startswith("abstract:"):
+                    if not _another_edition(known, incoming):
+                        return known
                     continue
                 if key.startswith("title:"):
                     if _agree(known, incoming):
@@ -203,6 +229,8 @@ def _another_edition(known: Paper, incoming: Paper) -> bool:
     years apart, and no DOI or arXiv id in common (a 1997 reprint of a 1959 book)."""
     if known.year is None or incoming.year is None or known.year == incoming.year:
         return False
+    if not known.no_abstract and abs(known.year - incoming.year) <= PUBLICATION_LAG_YEARS:
+        return False  # a preprint and its published version: one abstract, one work
     if not known.sources or set(incoming.sources) <= set(known.sources):
         return False
     shared = {*_work_keys(known)} & {*_work_keys(incoming)}
