@@ -248,16 +248,19 @@ def run_thesis(
     return out
 
 
-STATED_GATES = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 2.0)
-FITS_GATES = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 2.0)
-CONTRADICTED_GATES = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 2.0)
-# The share of a thesis's real citations the gates may flag (almost all real citations are fine).
-REAL_FLAGGED_TARGET = 0.025
+STATED_GATES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 2.0)
+FITS_GATES = (0.8, 0.85, 0.9, 0.95, 0.98, 2.0)
+CONTRADICTED_GATES = (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9, 0.95, 2.0)
+# The share of a thesis's real citations the gates may flag (almost all real citations are fine; issue 38's bar
+# is 3% of fine citations). Keys missing from the bibliography are problems whatever the gates: not counted.
+REAL_FLAGGED_TARGET = 0.03
 
 
 def rates(gated: Sequence[dict[str, Any]], gates: tuple[float, float, float]) -> dict[str, float]:
     by_kind: dict[str, list[bool]] = {}
     for row in gated:
+        if row["verdict"] == Verdict.MISSING_KEY.value:
+            continue
         by_kind.setdefault(row["kind"], []).append(flagged_under(row, gates))
     return {kind: float(np.mean(flags)) for kind, flags in by_kind.items()}
 
@@ -282,7 +285,10 @@ def gate_report(gated: Sequence[dict[str, Any]]) -> dict[str, Any]:
         gates = choose_gates([r for r in gated if r["thesis"] != thesis])
         found = rates([r for r in gated if r["thesis"] == thesis], gates)
         report[thesis] = {"gates": gates} | {k: round(v, 3) for k, v in found.items()}
-    report["all"] = {"gates": choose_gates(gated)}
+    chosen = choose_gates(gated)
+    report["all"] = {"gates": chosen} | {k: round(v, 3) for k, v in rates(gated, chosen).items()}
+    pooled = [rates([r for r in gated if r["thesis"] == t], report[t]["gates"]) for t in theses]
+    report["left out, mean"] = {k: round(float(np.mean([p.get(k, 0.0) for p in pooled])), 3) for k in pooled[0]}
     return report
 
 
@@ -336,6 +342,16 @@ def fit(rows: Sequence[dict[str, Any]], names: Sequence[str]) -> tuple[dict[str,
     return report | {"threshold": round(threshold, 4)}, weights
 
 
+def save_gates(report: dict[str, Any]) -> None:
+    saved = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+    stated_at, fits_at, contradicted_at = report["all"]["gates"]
+    saved["clearly"] = {"stated": stated_at, "fits": fits_at}
+    saved["contradicted_at"] = contradicted_at
+    saved["gates_cv"] = {k: v for k, v in report.items() if k != "all"}
+    MODEL_FILE.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote the gates into {MODEL_FILE}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--save", action="store_true", help=f"fit the wrong-paper model into {MODEL_FILE.name}")
@@ -344,7 +360,14 @@ def main() -> None:
     parser.add_argument("--rows", type=Path, help="write each citation's fit features (real and swapped) here")
     parser.add_argument("--save-gates", action="store_true", help=f"choose the gates into {MODEL_FILE.name}")
     parser.add_argument("--gated", type=Path, help="write each citation's gate record here")
+    parser.add_argument("--from-gated", type=Path, help="choose the gates from records written by --gated, no run")
     args = parser.parse_args()
+    if args.from_gated:
+        report = gate_report(json.loads(args.from_gated.read_text(encoding="utf-8")))
+        print(json.dumps(report, indent=1))
+        if args.save_gates:
+            save_gates(report)
+        return
     rows: list[dict[str, Any]] = []
     gated: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -360,13 +383,7 @@ def main() -> None:
     report = gate_report(gated)
     print("\ngates, leave one thesis out:", json.dumps(report, indent=1))
     if args.save_gates:
-        saved = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
-        stated_at, fits_at, contradicted_at = report["all"]["gates"]
-        saved["clearly"] = {"stated": stated_at, "fits": fits_at}
-        saved["contradicted_at"] = contradicted_at
-        saved["gates_cv"] = {k: v for k, v in report.items() if k != "all"}
-        MODEL_FILE.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
-        print(f"wrote the gates into {MODEL_FILE}")
+        save_gates(report)
     if args.save:
         data: dict[str, Any] = {"about": "weights of rag/check/paper_fit.py, fitted by benchmarks/check_real.py --save"}
         kept = json.loads(MODEL_FILE.read_text(encoding="utf-8")) if MODEL_FILE.is_file() else {}
