@@ -119,6 +119,12 @@ class ManuscriptChecker:
                 self.progress("checking citations", len(results), total)
         return results
 
+    def check_some(self, sentences: Sequence[CitingSentence], indices: Sequence[int]) -> dict[int, list[CitationCheck]]:
+        """The checks of the sentences at ``indices`` only (an editor's edited paragraph), each read against the
+        whole manuscript as ``check`` reads it: the same key elsewhere, the papers its neighbours cite."""
+        cited_in = self._cited_in(sentences)
+        return {i: self._sentence(i, sentences[i], cited_in) for i in indices}
+
     def _sentence(self, index: int, sentence: CitingSentence, cited_in: dict[str, list[int]]) -> list[CitationCheck]:
         papers = [self.library.resolve(cite.key) for cite in sentence.cites]
         known = list({p.id: p for p in papers if p is not None and not p.no_abstract}.values())

@@ -15,6 +15,7 @@ from rag.cli import (
     config_command,
     help_format,
     log_command,
+    lsp_command,
     map_command,
     mcp_command,
     writing,
@@ -89,6 +90,7 @@ app.command("eval-support")(commands.eval_support)
 app.command("check")(check_command.check)
 app.command("map")(map_command.map_command)
 app.command("mcp")(mcp_command.mcp)
+app.command("lsp")(lsp_command.lsp)
 app.add_typer(config_command.config_app)
 app.add_typer(log_command.log_app)
 

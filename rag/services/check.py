@@ -71,7 +71,7 @@ def _bibliographies(manuscript: Manuscript, request: CheckRequest) -> list[Path]
     return list(dict.fromkeys([*named, *request.bibs]))
 
 
-def _ingest_bibliographies(ctx: Context, files: Sequence[Path]) -> list[str]:
+def add_bibliographies(ctx: Context, files: Sequence[Path]) -> list[str]:
     """Add the bibliographies to the library as ingest does, unless the library already holds them as they
     are: a check run again (a pre-commit hook) does not parse an unchanged .bib again."""
     if not files:
@@ -180,7 +180,7 @@ def check(ctx: Context, request: CheckRequest) -> CheckReport:
     warnings = list(manuscript.warnings)
     for warning in warnings:
         ctx.notify(warning)
-    warnings += _ingest_bibliographies(ctx, _bibliographies(manuscript, request))
+    warnings += add_bibliographies(ctx, _bibliographies(manuscript, request))
     judge = ctx.chat_model(WritingOptions(verify_llm=True, cache=request.cache)) if request.verify_llm else None
     with ctx.reader() as library:
         view = library_view(library, manuscript)
