@@ -54,7 +54,10 @@ REAL = ROOT.parent / "shared" / "real" / "manuscripts"
 MODEL_DIR = ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2"
 # name: (main files or project folder to check, bibliography files), paths inside REAL.
 THESES: dict[str, tuple[list[str], list[str]]] = {
-    "ErikBjare": (["ErikBjare__thesis/docs/tex/thesis.tex"], ["ErikBjare__thesis/docs/tex/zotero.bib"]),
+    "ErikBjare": (
+        ["ErikBjare__thesis/docs/tex/thesis.tex"],
+        ["ErikBjare__thesis/docs/tex/zotero.bib", "ErikBjare__thesis/docs/tex/misc.bib"],
+    ),
     "chrisjbillington": (["chrisjbillington__thesis/thesis.tex"], ["chrisjbillington__thesis/zotero.bib"]),
     "diegoferigo": (["diegoferigo__phd-thesis/thesis.tex"], ["diegoferigo__phd-thesis/zotero.bib"]),
     "bentharnist": (

@@ -12,12 +12,13 @@ from test_check import BIB
 
 from rag.check.manuscript import ManuscriptChecker
 from rag.check.paper_fit import FitModel, load_fit_model
-from rag.check.verdicts import CitationCheck, Verdict
+from rag.check.verdicts import UNREADABLE_ENTRY, CitationCheck, Verdict
 from rag.config import load_settings
 from rag.manuscripts import read_latex
-from rag.services.check import library_view
+from rag.services.check import check, library_view
 from rag.services.context import Context
 from rag.services.ingest import ingest
+from rag.services.requests import CheckRequest
 
 # Cites the coffee paper's neighbour in the library for what the coffee paper says.
 MISCITED = r"Drinking coffee after noon reduces sleep quality \citep{yuan2022}."
@@ -68,3 +69,20 @@ def test_a_contradiction_read_by_the_judge_is_a_problem_past_its_gate(tmp_path: 
     # No rule sees "unchanged" reverse "reduced": the judge's reading decides, at the gate.
     assert (never.verdict, never.flagged) == (Verdict.FITS_NOT_STATED, False)
     assert (always.verdict, always.reason, always.flagged) == (Verdict.CONTRADICTS, "the abstract says otherwise", True)
+
+
+def test_an_entry_the_bibliography_holds_but_rag_cannot_read_is_not_missing(tmp_path: Path) -> None:
+    """A titleless "Private communication" entry: LaTeX prints it, so the key is not missing; nothing to check."""
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB + "\n@misc{speirs2018,\n  author = {Speirs, Rory},\n  year = {2018},\n"
+                   "  note = {Private Communication}\n}\n", encoding="utf-8")  # fmt: skip
+    paper = tmp_path / "paper.tex"
+    paper.write_text(
+        "\\documentclass{article}\\begin{document}\nA pseudoclock was built \\cite{speirs2018}, not \\cite{nokey}.\n"
+        "\\bibliography{refs}\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    report = check(Context(load_settings()), CheckRequest(paths=[paper]))
+    (held, missing) = report.checks
+    assert (held.verdict, held.reason, held.flagged) == (Verdict.CANNOT_CHECK, UNREADABLE_ENTRY, False)
+    assert missing.verdict is Verdict.MISSING_KEY

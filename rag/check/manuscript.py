@@ -30,6 +30,7 @@ from rag.check.verdicts import (
     STATED,
     STATED_TOGETHER,
     TITLE_ONLY,
+    UNREADABLE_ENTRY,
     CitationCheck,
     Suggestion,
     Verdict,
@@ -63,6 +64,9 @@ class LibraryView:
     scores: ManuscriptScores | None = None
     column: dict[str, int] = field(default_factory=dict)
     papers: Sequence[Paper] = ()
+    # A key one of the manuscript's bibliography files holds although the library has no paper for it (an entry
+    # with no title or abstract, such as a private communication): LaTeX prints it, so it is not missing.
+    listed: Callable[[str], bool] = lambda _: False
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,8 @@ class ManuscriptChecker:
 
     def _citation(self, place: _Place, cite: Cite, paper: Paper | None, together: Support | None) -> CitationCheck:
         text = place.text
+        if paper is None and self.library.listed(cite.key):
+            return CitationCheck(cite, text, Verdict.CANNOT_CHECK, UNREADABLE_ENTRY)
         if paper is None:  # LaTeX prints "?" for it, whatever the sentence
             near = self.library.near(cite.key)
             hint = f" (did you mean {', '.join(near)}?)" if near else ""

@@ -15,6 +15,7 @@ from rag.text import printable
 NOT_IN_LIBRARY = "not in the library"
 TITLE_ONLY = "known by its title only: no abstract to check against"
 NO_SENTENCE = "no sentence around the citation"
+UNREADABLE_ENTRY = "in the bibliography, but with no title or abstract to check against"
 STATED = "the abstract states it"
 NOT_STATED = "the abstract does not state it (fine: the paper may)"
 STATED_TOGETHER = "stated by the sentence's citations together"

@@ -90,7 +90,7 @@ class Checks:
         if not sentences:
             return DocumentCheck(path, reading, [], None, None, bibliographies, notes)
         with self.ctx.reader() as library:
-            view = library_view(library, reading.manuscript)
+            view = library_view(library, reading.manuscript, bibliographies)
             self._warm(view, library.embedder.embed if library.embedder is not None else None)
         checker = ManuscriptChecker(view)
         found = checker.check_some(sentences, range(len(sentences)))
@@ -140,7 +140,9 @@ class Checks:
         if added is None:
             return replace(old, scores=scores)
         resolve_new, resolve_old = added.resolve, old.resolve
-        return LibraryView(lambda key: resolve_new(key) or resolve_old(key), added.near, scores, old.column, old.papers)
+        return LibraryView(
+            lambda key: resolve_new(key) or resolve_old(key), added.near, scores, old.column, old.papers, old.listed
+        )
 
     def _warm(self, view: LibraryView, embed: object) -> None:
         """Keep the library's papers and vectors for completion (the first check pays for them)."""

@@ -11,9 +11,10 @@ from lsprotocol import types
 from pygls.workspace import PositionCodec
 
 from rag.check.verdicts import CitationCheck, FailOn
+from rag.corpus.bib_keys import bib_keys
 from rag.lsp.documents import DocumentCheck
 from rag.lsp.positions import cite_range, lines_of
-from rag.lsp.reading import bib_keys, inside
+from rag.lsp.reading import inside
 from rag.lsp.render import diagnostic, lacks_diagnostic, line_diagnostic, note_at
 from rag.manuscripts.sources import shown
 

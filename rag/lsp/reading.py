@@ -21,9 +21,6 @@ CHECKED_ENDINGS = (".tex", ".md", ".qmd", ".rmd")
 # Past this share of control characters a text is binary garbage, not a manuscript (tabs and newlines aside).
 MAX_CONTROL_SHARE = 0.01
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
-_BIB_KEY = re.compile(r"@\s*(\w+)\s*[{(]\s*([^,\s{}()]+)\s*,")
-_NOT_ENTRIES = frozenset({"comment", "string", "preamble"})
-_BIB_ENDINGS = (".bib",)
 
 
 def inside(path: Path, roots: Sequence[Path]) -> bool:
@@ -95,14 +92,3 @@ def fallback_bibliographies(path: Path, roots: Sequence[Path]) -> list[Path]:
     folders = dict.fromkeys([path.parent, *(r for r in roots if inside(path, [r.resolve()]))])
     found = [bib for folder in folders for bib in sorted(folder.glob("*.bib")) if bib.is_file()]
     return [bib for bib in dict.fromkeys(found) if inside(bib, [r.resolve() for r in roots])]
-
-
-def bib_keys(path: Path) -> set[str] | None:
-    """The entry keys of a BibTeX file; None for another kind of bibliography or an unreadable file."""
-    if path.suffix.lower() not in _BIB_ENDINGS:
-        return None
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    return {m.group(2) for m in _BIB_KEY.finditer(text) if m.group(1).lower() not in _NOT_ENTRIES}

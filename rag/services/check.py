@@ -18,6 +18,7 @@ from pathlib import Path
 from rag.check.judge import keep_readings
 from rag.check.manuscript import LibraryView, ManuscriptChecker
 from rag.check.paper_fit import ManuscriptScores, surnames_of
+from rag.corpus.bib_keys import bib_keys
 from rag.errors import InputError, NotFoundError
 from rag.index.paper_scores import score_sentences
 from rag.index.session import LibrarySession
@@ -149,9 +150,10 @@ def _did_you_mean(known: dict[str, list[str]], key: str) -> list[str]:
     return [known[c][0] for c in close]
 
 
-def library_view(library: LibrarySession, manuscript: Manuscript) -> LibraryView:
+def library_view(library: LibrarySession, manuscript: Manuscript, bibliographies: Sequence[Path] = ()) -> LibraryView:
     """The library as the checker weighs the manuscript's citations against it, read while it is open: any
-    key of the library resolves (so a benchmark may put another key in a citation's place)."""
+    key of the library resolves (so a benchmark may put another key in a citation's place); a key one of the
+    ``bibliographies`` holds is never missing, whatever rag could read of its entry."""
     by_key = {key: paper for paper in library.catalog.ordered() for key in paper.keys}
     papers = {cite.key: by_key.get(cite.key) or _paper(library, cite.key) for cite in manuscript.cites}
     by_key.update({key: paper for key, paper in papers.items() if paper is not None})
@@ -168,7 +170,10 @@ def library_view(library: LibrarySession, manuscript: Manuscript) -> LibraryView
         [p.year for p in scored.papers],
     )
     column = {p.id: j for j, p in enumerate(scored.papers)}
-    return LibraryView(by_key.get, lambda key: _did_you_mean(known, key), scores, column, scored.papers)
+    listed = set().union(*(bib_keys(b) or set() for b in bibliographies)) if None in papers.values() else set()
+    return LibraryView(
+        by_key.get, lambda key: _did_you_mean(known, key), scores, column, scored.papers, listed.__contains__
+    )
 
 
 def check(ctx: Context, request: CheckRequest) -> CheckReport:
@@ -180,10 +185,11 @@ def check(ctx: Context, request: CheckRequest) -> CheckReport:
     warnings = list(manuscript.warnings)
     for warning in warnings:
         ctx.notify(warning)
-    warnings += add_bibliographies(ctx, _bibliographies(manuscript, request))
+    bibliographies = _bibliographies(manuscript, request)
+    warnings += add_bibliographies(ctx, bibliographies)
     judge = ctx.chat_model(WritingOptions(verify_llm=True, cache=request.cache)) if request.verify_llm else None
     with ctx.reader() as library:
-        view = library_view(library, manuscript)
+        view = library_view(library, manuscript, bibliographies)
     checker = ManuscriptChecker(view, judge, progress=ctx.progress)
     checks = checker.check(manuscript.sentences)
     name = f"llm judge ({judge.name})" if judge is not None else "offline"
