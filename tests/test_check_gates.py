@@ -86,3 +86,12 @@ def test_an_entry_the_bibliography_holds_but_rag_cannot_read_is_not_missing(tmp_
     (held, missing) = report.checks
     assert (held.verdict, held.reason, held.flagged) == (Verdict.CANNOT_CHECK, UNREADABLE_ENTRY, False)
     assert missing.verdict is Verdict.MISSING_KEY
+
+
+@needs_model
+def test_a_sentence_naming_the_cited_papers_author_is_never_the_wrong_paper(tmp_path: Path) -> None:
+    """An eponymous citation ("Bell's theorem", "Yuan's scheduler") names the work it cites, however little
+    its abstract fits the rest of the sentence."""
+    named = MISCITED.replace("Drinking coffee", "As in Yuan's study, drinking coffee")
+    check = checked(tmp_path, named, replace(shipped(), clearly_stated=0.0, clearly_fits=0.0))
+    assert check.verdict is not Verdict.WRONG_PAPER and not check.flagged

@@ -154,11 +154,12 @@ class ManuscriptChecker:
             return CitationCheck(cite, text, Verdict.MISSING_KEY, NOT_IN_LIBRARY + hint)
         if not text:
             return CitationCheck(cite, text, Verdict.CANNOT_CHECK, NO_SENTENCE, paper=paper)
-        fit, threshold = self._fit(place, paper)
+        fit, threshold, named = self._fit(place, paper)
         if paper.retracted:
             return CitationCheck(cite, text, Verdict.RETRACTED, "the paper was retracted", paper=paper, fit=fit)
-        # A paper known by its title alone cannot be judged either way: never called the wrong one.
-        wrong = fit is not None and threshold is not None and fit < threshold and not paper.no_abstract
+        # A paper known by its title alone cannot be judged either way, and one whose author the sentence names
+        # ("Bell's theorem") is the one meant: neither is ever called the wrong one.
+        wrong = fit is not None and threshold is not None and fit < threshold and not paper.no_abstract and not named
         if paper.no_abstract:
             check = CitationCheck(cite, text, Verdict.CANNOT_CHECK, TITLE_ONLY, paper=paper, fit=fit)
         else:
@@ -184,13 +185,14 @@ class ManuscriptChecker:
             check.reason = _misfit(paper, self.library, place.index)
         return check
 
-    def _fit(self, place: _Place, paper: Paper) -> tuple[float | None, float | None]:
-        """How well ``paper`` fits its sentence against the library, and the wrong-paper threshold."""
+    def _fit(self, place: _Place, paper: Paper) -> tuple[float | None, float | None, bool]:
+        """How well ``paper`` fits its sentence against the library, the wrong-paper threshold, and whether the
+        sentence names one of its authors."""
         model = self._fit_model()
         values = self._fit_values(place, paper)
         if model is None or values is None:
-            return None, None
-        return model.probability(values), model.wrong_below(values)
+            return None, None, False
+        return model.probability(values), model.wrong_below(values), values["names_author"] > 0
 
     def _fit_values(self, place: _Place, paper: Paper) -> dict[str, float] | None:
         scores, column = self.library.scores, self.library.column

@@ -123,12 +123,13 @@ def _rank(row: npt.NDArray[Any], j: int) -> float:
 
 
 _CAPITALISED = re.compile(r"\b[^\W\d_][\w'’-]+")
+_POSSESSIVE = re.compile(r"['’]s?$")  # "Bell's theorem", "Jones' model" name Bell and Jones
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
 def _named(scores: ManuscriptScores, pair: Pair) -> dict[str, float]:
     """What the sentence itself says of the work it cites: its authors' names, its year."""
-    words = {fold_name(w) for w in _CAPITALISED.findall(pair.text) if w[0].isupper()}
+    words = {fold_name(_POSSESSIVE.sub("", w)) for w in _CAPITALISED.findall(pair.text) if w[0].isupper()}
     own = scores.surnames[pair.paper] if scores.surnames else frozenset()
     years = {int(y) for y in _YEAR.findall(pair.text)}
     year = scores.years[pair.paper] if scores.years else None
