@@ -108,6 +108,7 @@ class ManuscriptChecker:
     max_suggestions: int = MAX_SUGGESTIONS
     _pairs: dict[tuple[str, str], _Pairing] = field(default_factory=dict, init=False)
     _texts: dict[str, CitedText] = field(default_factory=dict, init=False)
+    _fitted_scores: dict[tuple[str, str], float] = field(default_factory=dict, init=False)
     _nearby: dict[int, list[str]] = field(default_factory=dict, init=False)
 
     def check(self, sentences: Sequence[CitingSentence]) -> list[CitationCheck]:
@@ -290,13 +291,16 @@ class ManuscriptChecker:
         chosen: list[Suggestion] = []
         for j in ranked[:SUGGESTION_POOL]:
             paper = self.library.papers[j]
-            pairing = None if paper.no_abstract else self._pair(text, paper)
-            values = features(scores, Pair(index, j, text, 0.0 if pairing is None else pairing.score.fitted, columns))
+            support = 0.0 if paper.no_abstract else self._fitted(text, paper)
+            values = features(scores, Pair(index, j, text, support, columns))
             probability = model.probability(values)
+            if probability < model.wrong_below(values) or probability <= fit:
+                continue  # decided by the fit alone: the judge reads only the papers that could be meant
+            pairing = None if paper.no_abstract else self._pair(text, paper)
             # A paper named as the better one must say something of the sentence itself: its abstract at
             # least relates to it, or (known by title only) its title shares the sentence's words.
             speaks = values["title_coverage"] > 0 if pairing is None else pairing.label is not Support.UNSUPPORTED
-            if not speaks or probability < model.wrong_below(values) or probability <= fit:
+            if not speaks:
                 continue
             stated = 0.0 if pairing is None else _stated(pairing)
             if model.clearly_meant(stated, probability):
@@ -304,6 +308,16 @@ class ManuscriptChecker:
                 evidence = "" if pairing is None else pairing.score.sentence
                 chosen.append(Suggestion(paper, label, round(probability, 4), evidence, round(stated, 4)))
         return sorted(chosen, key=lambda s: (-s.stated, -s.score))
+
+    def _fitted(self, text: str, paper: Paper) -> float:
+        """The fitted support score of the pair (what the fit model weighs), without the judge's reading."""
+        key = (text, paper.id)
+        if key in self._pairs:
+            return self._pairs[key].score.fitted
+        if key not in self._fitted_scores:
+            read, _ = with_full_text(paper, text)
+            self._fitted_scores[key] = load_support_model().score([text], [read.searchable_text()])[0].score
+        return self._fitted_scores[key]
 
     def _fit_model(self) -> FitModel | None:
         return self.fit_model if self.fit_model is not None else load_fit_model()
