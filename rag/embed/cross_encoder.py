@@ -10,6 +10,7 @@ citation, then the same key elsewhere).
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,8 +32,10 @@ PAIR_BATCH_SIZE = 16
 REMEMBERED_PAIRS = 50_000
 # Readings kept on disk (keep_on_disk): a few rows of 3 numbers each per citation, some 20 MB at most.
 DISK_READINGS = 200_000
-# What one process gives the judge: one thread by default (the rest of the check runs beside it).
-JUDGE_THREADS = 1
+# Threads the judge runs on: the machine's cores, as the embedder (a thesis's check is mostly the judge's
+# reading; measured 40 s -> see the README for one thread against two), at most this many.
+MAX_JUDGE_THREADS = 4
+JUDGE_THREADS = min(os.cpu_count() or 1, MAX_JUDGE_THREADS)
 
 
 class CrossEncoder:
