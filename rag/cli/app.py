@@ -18,6 +18,7 @@ from rag.cli import (
     lsp_command,
     map_command,
     mcp_command,
+    table_command,
     writing,
 )
 from rag.cli.argv import hoist_global_options
@@ -88,6 +89,7 @@ for command in (
 app.command("eval")(commands.eval_command)
 app.command("eval-support")(commands.eval_support)
 app.command("check")(check_command.check)
+app.command("table")(table_command.table)
 app.command("map")(map_command.map_command)
 app.command("mcp")(mcp_command.mcp)
 app.command("lsp")(lsp_command.lsp)

@@ -19,6 +19,7 @@ from rag.check import support_model
 from rag.check.markers import CITATION_GROUP
 from rag.check.screen import no_news_terms
 from rag.check.support_model import load_support_model
+from rag.corpus.roles import findings_share, strip_label
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
 from rag.text import split_prose, term_coverage, tokenize
@@ -94,9 +95,12 @@ _HEADING_MARK = re.compile(r"\s#{1,6}\s+")
 _TABLE_OF_CONTENTS = re.compile(r"^(?:table of )?contents\b", re.IGNORECASE)
 
 
-def _sentences_of(text: str) -> list[str]:
+def _sentences_of(text: str, labelled: bool = False) -> list[str]:
+    """The text's sentences; a structured abstract's section labels ("RESULTS: ") stripped unless ``labelled``
+    (rag.corpus.roles reads them)."""
     parts = _HEADING_MARK.split(" " + " ".join(text.split()))
-    return [s for part in parts if not _TABLE_OF_CONTENTS.match(part.strip()) for s in split_prose(part.strip())]
+    split = [s for part in parts if not _TABLE_OF_CONTENTS.match(part.strip()) for s in split_prose(part.strip())]
+    return split if labelled else [strip_label(s) for s in split]
 
 
 # A sentence whose subject or connective points back ("The former uses ...", "This approach ...", "They ...",
@@ -150,6 +154,8 @@ class HitSentences:
     # terms beyond the paper's title it holds (IDF-weighted).
     similarity: list[float] | None = None
     coverage: list[float] | None = None
+    # Per abstract sentence: the probability that it reports a finding (a result or conclusion: rag.corpus.roles).
+    finding: list[float] | None = None
 
     @property
     def quote_text(self) -> str:
@@ -192,8 +198,11 @@ def quoted_sentences(logits: FloatArray) -> list[int]:
     return sorted(chosen)
 
 
-def sentence_table(question: str, hits: Sequence[Hit], embedder: Embedder | None) -> list[HitSentences]:
-    """Every quotable sentence of ``hits`` ranked per hit; all of them embedded in one batch."""
+def sentence_table(
+    question: str, hits: Sequence[Hit], embedder: Embedder | None, findings: bool | None = None
+) -> list[HitSentences]:
+    """Every quotable sentence of ``hits`` ranked per hit; all of them embedded in one batch. With ``findings``
+    (by default: when the question asks for them), a paper's finding is quoted before its aim."""
     per_hit = [(hit, *_quotable(hit)) for hit in hits]
     per_hit = [row for row in per_hit if row[1]]
     flat = [s for _, sentences, _ in per_hit for s in sentences]
@@ -226,8 +235,76 @@ def sentence_table(question: str, hits: Sequence[Hit], embedder: Embedder | None
         if not row.answers() or coverage[closest] > max(coverage[i] for i in row.quoted) + FOCUS_MARGIN:
             # The selector's pick does not answer, or another sentence speaks to what is asked far more.
             row.quoted = self_standing(sentences, [closest], abstract)
+        if findings or (findings is None and asks_for_findings(question)):
+            row.finding = [float(p) for p in findings_share(_sentences_of(hit.paper.text, labelled=True))]
+            prefer_findings(row, question)
         table.append(row)
     return table
+
+
+# A question asks for findings (what is known, whether, how much, which works...) unless it asks how something is
+# done or which methods, tools or data are used: those are answered by what a paper did, not what it found.
+_ASKS_HOW = re.compile(
+    r"^\s*(?:how (?:do|does|did|can|could|should|is|are|was|were|to)\b(?!.*\b(?:affect|influenc|impact|chang|"
+    r"differ|compar|relat|associat|perform|improv|reduc|increas))|what (?:\w+ )?(?:methods?|techniques?|"
+    r"approach(?:es)?|tools?|algorithms?|datasets?|data|instruments?|measures?|software|definitions?)\b|which "
+    r"(?:\w+ )?(?:methods?|techniques?|approach(?:es)?|tools?|algorithms?|datasets?|instruments?|software)\b)",
+    re.IGNORECASE,
+)
+_QUESTION = re.compile(r"\?\s*$|^\s*(?:what|which|who|whether|how|does|do|did|is|are|was|were|can|when|why)\b", re.I)
+# A sentence reports a finding at this probability (rag.corpus.roles); the share quoted is measured in
+# training/roles.py --quotes.
+FINDING_AT = 0.5
+# A question about a quantity ("what is the prevalence", "how many") is answered by a number: a finding stating
+# one counts this much more (about a whole sentence's coverage of the question's terms).
+QUANTITY_BONUS = 1.0
+_QUANTITY = re.compile(
+    r"\b(?:how (?:much|many|often|large|common|frequent|big|long)|prevalence|incidence|rates?|proportions?|"
+    r"percentage|share|risk|odds|effect sizes?|accuracy|numbers? of|levels? of|magnitude|mortality)\b",
+    re.IGNORECASE,
+)
+# A "finding" longer than this many words is a blurb's list run into one sentence, not a result: never preferred.
+MAX_FINDING_WORDS = 80
+_CUT = ("…", "...")
+_STATISTIC = re.compile(r"\d\s?%|\b\d+\.\d+\b|\bp\s?[<=>≤]|\bCI\b|\b\d[\d,]*\s?(?:of|in|out of)\s\d")
+
+
+def asks_for_findings(question: str) -> bool:
+    """Whether ``question`` (a question, not a draft's topic) is answered by what papers found."""
+    return bool(_QUESTION.search(question)) and not _ASKS_HOW.search(question)
+
+
+def prefer_findings(row: HitSentences, question: str) -> None:
+    """Quote the abstract's finding closest to the question (a number, for a question about a quantity: "Pooled
+    prevalence of X was 10% (95% CI 8%-12%)") instead of its aim, background or method ("To systematically review
+    the prevalence of X"); beside the findings already quoted when it does not answer alone. A quote of findings
+    only stays unless another finding is closer; a finding about something else is never added."""
+    finding = row.finding or []
+    found = [i for i, p in enumerate(finding) if p >= FINDING_AT and len(row.sentences[i].split()) <= MAX_FINDING_WORDS]
+    if not found or any(i >= len(finding) for i in row.quoted) or row.sentences[len(finding) - 1].endswith(_CUT):
+        # No finding stated; a passage of the full text quoted (what it says is not an abstract's); or an abstract
+        # cut short (the seeds' openings, "…"): its last sentences only look like findings by where they sit.
+        return
+    coverage = row.coverage or [0.0] * len(row.sentences)
+    cosines = row.similarity or [0.0] * len(row.sentences)
+    quantity = bool(_QUANTITY.search(question))
+
+    def closeness(i: int) -> tuple[float, float]:
+        bonus = QUANTITY_BONUS if quantity and _STATISTIC.search(row.sentences[i]) else 0.0
+        return coverage[i] + cosines[i] + bonus, finding[i]
+
+    best = max(found, key=closeness)
+    before = row.quoted
+    if all(finding[i] >= FINDING_AT for i in before) and closeness(best) <= max(closeness(i) for i in before):
+        return
+    candidates = [[best], [best, *(i for i in before if i in found)]]
+    if coverage[best] or cosines[best] >= ANSWER_SIMILARITY_WITH_TERMS:  # never beside it when about something else
+        candidates.append([*before, best])
+    for quoted in candidates:
+        row.quoted = self_standing(row.sentences, sorted(set(quoted)), row.abstract_sentences)
+        if row.answers():
+            return
+    row.quoted = before
 
 
 # Words that frame a question about papers rather than say what it asks ("which works target ...").

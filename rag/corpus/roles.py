@@ -1,0 +1,215 @@
+"""What each sentence of an abstract does: background, aim, method, result or conclusion.
+
+A structured abstract says so itself ("BACKGROUND:", "Materials and methods:", "Results:"): its labels decide,
+and are what ``strip_label`` takes off a sentence before it is shown. Other abstracts are read by a small
+multinomial logistic regression (``roles.json``, fitted by ``training/roles.py`` on the labelled sentences of
+the real libraries, scored on libraries it never saw) over hashed words and word pairs, the sentence's place in
+its abstract, cue phrases ("we aimed", "p <", "95% CI", "suggest") and numbers. numpy only: no model runtime.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+MODEL_FILE = Path(__file__).with_name("roles.json")
+FloatArray = npt.NDArray[np.float64]
+
+
+class Role(StrEnum):
+    BACKGROUND = "background"
+    AIM = "aim"
+    METHOD = "method"
+    RESULT = "result"
+    CONCLUSION = "conclusion"
+
+
+# The order of the model's classes (the JSON's rows follow it).
+ROLES = tuple(Role)
+# Roles that report what a paper found: what a question about what is known, how much or whether wants quoted.
+FINDINGS = frozenset({Role.RESULT, Role.CONCLUSION})
+
+# Words a section label is made of ("BACKGROUND AND PURPOSE", "Design, setting, and participants", "Main
+# outcome measures"): a sentence opening with a run of these and a colon is labelled; "Note: ..." is not.
+_LABEL_WORDS = frozenset(
+    "abstract aim aims aims/hypothesis analysis analyses and approach area areas authors authors' background "
+    "clinical collection conclusion conclusions context criteria data design discussion eligibility evidence "
+    "extraction findings goal goals hypothesis implications importance interpretation intervention interventions "
+    "introduction key main materials measure measures measurements method methodology methods motivation "
+    "objective objectives of outcome outcomes participants patients population practice primary purpose purposes "
+    "question questions rationale registration relevance research result results review search secondary "
+    "selection setting settings significance sources statement study subjects summary synthesis trial "
+    "What is known why".lower().split()
+)
+_LABEL = re.compile(r"^\s*((?:[A-Za-z][A-Za-z/']*[ ,&-]{0,3}){1,7}?)\s?:\s+(?=\S)")
+_METHOD_KEYS = ("method", "design", "setting", "participant", "material", "search", "selection", "data",
+                "intervention", "measure", "outcome", "approach", "population", "subjects", "patients", "criteria",
+                "analys", "synthesis")  # fmt: skip
+# Keywords of a label that name its role, checked in this order: "Results and conclusions" reads as results.
+_LABEL_ROLES = (
+    (Role.RESULT, ("result", "finding")),
+    (Role.CONCLUSION, ("conclusion", "interpretation", "implication", "discussion", "relevance", "significance")),
+    (Role.AIM, ("objective", "aim", "purpose", "goal", "question", "hypothesis")),
+    (Role.METHOD, _METHOD_KEYS),
+    (Role.BACKGROUND, ("background", "introduction", "context", "rationale", "motivation", "importance")),
+)
+# A label naming two roles ("Background and purpose") leaves the sentence to the model.
+_MIXED = 2
+
+
+def section_label(sentence: str) -> tuple[str, Role | None] | None:
+    """The structured abstract's label opening ``sentence`` ("RESULTS: ") and the role it names (None when it
+    names several or none); None when the sentence opens with no label."""
+    match = _LABEL.match(sentence)
+    if match is None:
+        return None
+    words = [w for w in re.split(r"[\s,&/-]+", match.group(1).lower()) if w]
+    if not words or any(w not in _LABEL_WORDS for w in words) or words[0] in ("and", "of"):
+        return None
+    named = [role for role, keys in _LABEL_ROLES if any(k in w for w in words for k in keys)]
+    return match.group(0), (named[0] if len(set(named)) < _MIXED and named else None)
+
+
+def strip_label(sentence: str) -> str:
+    """``sentence`` without the section label it opens with ("BACKGROUND AND PURPOSE: X ..." -> "X ..."): a
+    label is the abstract's layout, not its words, and never reaches a reader."""
+    found = section_label(sentence)
+    return sentence[len(found[0]) :] if found else sentence
+
+
+# --- features: the same code reads the training sentences (training/roles.py) and a library's ---------------
+
+_WORD = re.compile(r"[a-z]+|\d+")
+_CUES = {
+    "aim_opening": r"^(?:to (?:\w+ ){0,2}(?:investigate|assess|evaluate|examine|determine|compare|identify|explore|"
+    r"describe|estimate|review|analy[sz]e|characteri[sz]e|test|develop|quantify|summari[sz]e|synthesi[sz]e))",
+    "we_aimed": r"\bwe (?:aimed|aim|sought|set out|hypothesi[sz]ed|wanted|intended)\b|\b(?:the|our) (?:aim|objective|"
+    r"purpose|goal)s? (?:of|was|is|were)\b|\bthis (?:study|review|paper|work) (?:aims|aimed|sought|investigates|"
+    r"examines|evaluates|explores)\b",
+    "results_showed": r"\b(?:results?|findings|data|analys[ie]s) (?:showed|show|indicated|indicate|revealed|"
+    r"reveal|demonstrated|suggest(?:ed)?)\b|\bwe (?:found|find|observed|show|showed)\b",
+    "percent": r"\d\s?%",
+    "p_value": r"\bp\s?[<=>≤]",
+    "interval": r"\b(?:95|99|90)\s?% ?(?:ci|confidence|cri|ui)\b|\bconfidence interval",
+    "effect_size": r"\b(?:or|rr|hr|aor|ahr|irr|smd|md|wmd)\b\s?[=:(]|\bodds ratio|\brisk ratio|\bhazard ratio",
+    "significant": r"\bsignifican",
+    "suggest": r"\bsuggest|\bmay\b|\bcould\b|\bimplicat|\bhighlight|\bwarrant|\bshould\b|\bneeded\b",
+    "conclude": r"\bconclu|\bin summary\b|\btaken together\b|\boverall,",
+    "we_method": r"\bwe (?:conducted|performed|used|searched|included|recruited|enrolled|collected|analy[sz]ed|"
+    r"developed|designed|carried out|estimated|applied|fitted)\b|\bwere (?:recruited|enrolled|randomi[sz]ed|"
+    r"included|searched|extracted|assessed|analy[sz]ed|collected)\b",
+    "search_terms": r"\b(?:searched|databases?|medline|embase|pubmed|scopus|web of science|cochrane|inclusion|"
+    r"exclusion|eligib)",
+    "background_terms": r"\b(?:is|are) (?:a|an|the) (?:leading|major|common|important|growing|key)\b|\bremains? "
+    r"(?:unclear|unknown|poorly)\b|\blittle is known\b|\bhowever\b|\bincreasingly\b",
+    "comparative": r"\b(?:higher|lower|greater|fewer|more|less|increased|decreased|reduced|improved)\b",
+}
+_CUE_PATTERNS = {name: re.compile(pattern) for name, pattern in _CUES.items()}
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?")
+# Where in its abstract a sentence sits, as one of this many equal bins (plus first and last).
+POSITION_BINS = 5
+# Numbers in a sentence count up to this many (log-scaled): a table of values reads as one.
+MAX_NUMBERS = 20
+DENSE_FEATURES = (
+    *_CUES,
+    *(f"position_{b}" for b in range(POSITION_BINS)),
+    "position",
+    "is_first",
+    "is_last",
+    "numbers",
+    "log_words",
+    "one_sentence",
+)
+
+
+def _bucket(token: str, buckets: int) -> int:
+    # crc32, not hash(): Python salts str hashes per process, and the buckets must match the fitted weights.
+    return zlib.crc32(token.encode("utf-8")) % buckets
+
+
+def features(sentences: Sequence[str], buckets: int) -> FloatArray:
+    """One row per sentence of one abstract (labels already stripped): dense features, then ``buckets`` hashed
+    word and word-pair counts (log-scaled)."""
+    n = len(sentences)
+    rows = np.zeros((n, len(DENSE_FEATURES) + buckets), dtype=np.float64)
+    dense = len(DENSE_FEATURES)
+    for i, sentence in enumerate(sentences):
+        lower = sentence.lower()
+        where = i / max(n - 1, 1)
+        words = _WORD.findall(lower)
+        cues = [float(bool(p.search(lower))) for p in _CUE_PATTERNS.values()]
+        bins = [0.0] * POSITION_BINS
+        bins[min(int(where * POSITION_BINS), POSITION_BINS - 1)] = 1.0
+        numbers = min(len(_NUMBER.findall(sentence)), MAX_NUMBERS)
+        rows[i, :dense] = [*cues, *bins, where, i == 0, i == n - 1, math.log1p(numbers), math.log1p(len(words)), n == 1]
+        grams = [*words, *(f"{a} {b}" for a, b in itertools.pairwise(words))]
+        for gram in grams:
+            rows[i, dense + _bucket(gram, buckets)] += 1.0
+        rows[i, dense:] = np.log1p(rows[i, dense:])
+    return rows
+
+
+@dataclass(frozen=True)
+class RoleModel:
+    """The fitted multinomial logistic regression: weights per role over the features."""
+
+    buckets: int
+    weights: FloatArray  # (len(ROLES), features)
+    intercepts: FloatArray  # (len(ROLES),)
+
+    def probabilities(self, sentences: Sequence[str]) -> FloatArray:
+        """Per sentence (rows), the probability of each role of ROLES (columns)."""
+        if not sentences:
+            return np.zeros((0, len(ROLES)))
+        logits = features(sentences, self.buckets) @ self.weights.T + self.intercepts
+        logits -= logits.max(axis=1, keepdims=True)
+        odds = np.exp(logits)
+        return np.asarray(odds / odds.sum(axis=1, keepdims=True), dtype=np.float64)
+
+
+@lru_cache(maxsize=1)
+def load_role_model() -> RoleModel:
+    data = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+    if tuple(data["roles"]) != tuple(r.value for r in ROLES) or tuple(data["dense"]) != DENSE_FEATURES:
+        raise ValueError(f"{MODEL_FILE.name} was fitted on other features: refit it with training/roles.py")
+    weights = np.array(data["weights"], dtype=np.float64) / data["scale"]
+    return RoleModel(int(data["buckets"]), weights, np.array(data["intercepts"], dtype=np.float64))
+
+
+def role_probabilities(sentences: Sequence[str]) -> FloatArray:
+    """Per sentence of one abstract (in order), the probability of each role (ROLES' order). A structured
+    abstract's labels decide for the sentences under them (a label naming one role); the model reads the rest,
+    with the labels stripped."""
+    plain = [strip_label(s) for s in sentences]
+    found = load_role_model().probabilities(plain)
+    current: Role | None = None
+    for i, sentence in enumerate(sentences):
+        label = section_label(sentence)
+        if label is not None:
+            current = label[1]
+        if current is not None:
+            found[i] = [float(role is current) for role in ROLES]
+    return found
+
+
+def sentence_roles(sentences: Sequence[str]) -> list[Role]:
+    """The most likely role of each sentence of one abstract (see role_probabilities)."""
+    return [ROLES[int(i)] for i in np.argmax(role_probabilities(sentences), axis=1)] if sentences else []
+
+
+def findings_share(sentences: Sequence[str]) -> FloatArray:
+    """Per sentence, the probability that it reports a finding (a result or a conclusion)."""
+    found = role_probabilities(sentences)
+    columns = [ROLES.index(role) for role in FINDINGS]
+    return np.asarray(found[:, columns].sum(axis=1), dtype=np.float64)

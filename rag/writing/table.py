@@ -1,0 +1,142 @@
+"""Evidence tables: a row per paper that answers a question, with what it studied and what it found, word for word.
+
+The rows are the extractive answer's choice (rag.writing.extractive: the papers that may back an answer, the
+quote of each that answers, findings before aims: rag.writing.evidence_sentences.prefer_findings), so a
+question ``rag ask`` refuses gets no rows. Nothing is written here, only cut out of the abstract: the finding
+is the quoted run of sentences, "what was studied" the abstract's own words for its design and population
+(empty where it names neither), the numbers those of the finding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rag.check.sentences import AnswerMode
+from rag.check.sources import author_year
+from rag.corpus.roles import strip_label
+from rag.embed.types import Embedder
+from rag.records import Hit, Paper, Passage
+from rag.writing.evidence_sentences import FINDING_AT, HitSentences, is_evidence, sentence_table
+from rag.writing.extractive import Quote, choose_quotes, refusal
+
+# The columns of a table, in order, as every format names them.
+COLUMNS = ("citekey", "author_year", "studied", "finding", "numbers")
+HEADINGS = {"citekey": "Paper", "author_year": "Author, year", "studied": "Studied", "finding": "Finding",
+            "numbers": "Numbers"}  # fmt: skip
+# Rows at most when the user gives no -k. On the judged real questions (benchmarks/table_speed.py --real) a
+# ceiling of 4 gives 3.4 rows per answerable question, 90% on topic, 62% answering; 5: 4.0, 89%, 57%; 8: 5.4,
+# 80%, 46% (the goals: >= 2.5 rows, >= 85% on topic, >= 60% answering).
+DEFAULT_ROWS = 4
+
+# How a study names its design, in the words abstracts use (the longest first: "systematic review and
+# meta-analysis" before "meta-analysis").
+_DESIGN = re.compile(
+    r"\b(?:systematic review and meta-analys[ie]s|systematic (?:literature )?review|meta-analys[ie]s|umbrella review|"
+    r"scoping review|narrative review|(?:cluster[- ])?randomi[sz]ed (?:controlled |clinical |crossover )?trials?|"
+    r"controlled trials?|(?:(?:prospective|retrospective|population-based|longitudinal|multicent(?:er|re)|"
+    r"nationwide) )*(?:cohort|cross-sectional|case-control|observational|longitudinal) (?:study|studies|"
+    r"survey|analysis|design)|case series|case stud(?:y|ies)|qualitative stud(?:y|ies)|mixed[- ]methods? "
+    r"(?:study|studies|design)|simulation stud(?:y|ies)|field (?:experiment|trial|survey)s?|laboratory "
+    r"experiments?|pilot stud(?:y|ies)|feasibility stud(?:y|ies)|quasi-experiment(?:al stud(?:y|ies))?|"
+    r"survey of [\w ]{3,40}?(?=[,.;])|(?:semi-structured )?interviews)\b",
+    re.IGNORECASE,
+)
+_PEOPLE = (
+    r"participants|patients|adults|children|adolescents|women|men|individuals|people|persons|subjects|"
+    r"households|students|infants|volunteers|respondents|residents|workers|pupils|mothers|caregivers|"
+    r"studies|trials|articles|papers|sites|plots|species|cases|samples|villages|schools|hospitals|countries"
+)
+# "1,234 older adults", "n = 720", "among community-dwelling older adults".
+_POPULATION = re.compile(
+    rf"\b(?:n\s?=\s?\d[\d,]*|\d[\d,]*\s+(?:[\w-]+\s+){{0,3}}?(?:{_PEOPLE})|(?:among|in)\s+(?:[\w-]+\s+){{0,3}}?"
+    rf"(?:{_PEOPLE}))\b",
+    re.IGNORECASE,
+)
+# A number as a finding states it: "10%", "9.0% (95% CI 8.3-9.8)" gives "9.0%", "95% CI 8.3-9.8"; "p < 0.001".
+_STATISTIC = re.compile(
+    r"(?:\b(?:p|P)\s?[<=>≤]\s?0?\.\d+|(?:\b95|\b99|\b90)\s?%\s?(?:CI|CrI|UI|confidence interval)\s?[:,]?\s?"
+    r"-?\d+(?:\.\d+)?%?\s?(?:-|–|to|,)\s?-?\d+(?:\.\d+)?%?|[<>≤≥]?\s?(?<![\w.])(?<![A-Za-z]\()-?\d+(?:[.,]\d+)*"
+    r"(?:\s?%|(?!\w))(?:\s?(?:-|–)\s?\d+(?:\.\d+)?%?)?)"
+)
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One paper that answers: who, what it studied and what it found, in its own words."""
+
+    paper: Paper
+    studied: str
+    finding: str
+    numbers: list[str]
+    # The stretch of the full text the finding is from ("... (p. 4)"); None when it is the abstract's.
+    passage: Passage | None = None
+
+    def cells(self) -> dict[str, str]:
+        """The row as text, one cell per column of COLUMNS."""
+        return {
+            "citekey": self.paper.citekey,
+            "author_year": author_year(self.paper),
+            "studied": self.studied,
+            "finding": self.finding,
+            "numbers": "; ".join(self.numbers),
+        }
+
+
+@dataclass
+class EvidenceTable:
+    question: str
+    mode: AnswerMode
+    rows: list[TableRow] = field(default_factory=list)
+    # Why there are no rows (rag ask's "Insufficient evidence" line); empty when there are.
+    message: str = ""
+
+
+def studied(text: str) -> str:
+    """The abstract's own words for its design and its population or sample (the first of each), or ''."""
+    plain = " ".join(strip_label(part) for part in text.split("\n"))
+    spans = [m.group(0) for m in (_DESIGN.search(plain), _POPULATION.search(plain)) if m]
+    return "; ".join(dict.fromkeys(spans))
+
+
+def numbers_in(finding: str) -> list[str]:
+    """The numbers of a finding as it states them (years that only date it are left out)."""
+    found = [" ".join(m.group(0).split()) for m in _STATISTIC.finditer(finding)]
+    return [n for n in dict.fromkeys(found) if not _YEAR.match(n)]
+
+
+def _row(quote: Quote, row: HitSentences) -> TableRow:
+    """The quote's run of consecutive sentences that holds its first finding (its first sentence when it holds
+    none): one stretch of the abstract, so the cell is word for word what the paper says."""
+    indexes, sentences, finding, abstract = row.quoted, row.sentences, row.finding, row.abstract_sentences
+    chosen = [i for i in indexes if finding is not None and i < len(finding) and finding[i] >= FINDING_AT]
+    start = (chosen or list(indexes))[0]
+    run = [start]
+    while run[-1] + 1 in indexes:
+        run.append(run[-1] + 1)
+    passage = quote.hit.passage if start >= abstract else None
+    if passage is None:
+        text = " ".join(sentences[i] for i in run)
+    else:  # the full text's sentences each end "(p. 4)": the run is its words, then where it is, once
+        where = f" ({passage.where})"
+        text = " ".join(sentences[i].removesuffix(where) for i in run) + where
+    return TableRow(quote.hit.paper, studied(quote.hit.paper.text), text, numbers_in(text), passage)
+
+
+def evidence_table(
+    question: str, hits: Sequence[Hit], embedder: Embedder | None, min_relevance: float, limit: int = DEFAULT_ROWS
+) -> EvidenceTable:
+    """A row for each paper whose quote answers ``question`` (at most ``limit``: a ceiling, not a quota), the
+    best first; none answers: no rows, and the refusal ``rag ask`` would give."""
+    evidence = [h for h in hits if is_evidence(h, question, min_relevance)]
+    table = sentence_table(question, evidence, embedder, findings=True) if evidence else []
+    quotes = choose_quotes(table, limit)
+    if not quotes:
+        return EvidenceTable(question, AnswerMode.INSUFFICIENT, message=refusal(question, hits).text)
+    by_paper = {row.hit.paper.id: row for row in table}
+    rows = []
+    for quote in quotes:
+        rows.append(_row(quote, by_paper[quote.hit.paper.id]))
+    return EvidenceTable(question, AnswerMode.EXTRACTIVE, rows)

@@ -1,0 +1,125 @@
+"""Sentence roles (issue 39): a structured abstract's labels decide and never reach a reader; the shipped model reads
+the others; a question about findings is answered with the paper's result, not its aim."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import needs_model
+from typer.testing import CliRunner
+
+from rag.cli import app
+from rag.corpus.roles import MODEL_FILE, Role, section_label, sentence_roles, strip_label
+from rag.records import Hit, Paper
+from rag.writing.evidence_sentences import asks_for_findings, sentence_table
+
+runner = CliRunner()
+# The shipped weights stay small: a wheel carries them.
+MAX_MODEL_BYTES = 400_000
+
+MCR_ABSTRACT = (
+    "Motoric cognitive risk syndrome (MCR) is a pre-dementia syndrome that combines slow gait and subjective "
+    "cognitive complaints. To systematically review the prevalence of motoric cognitive risk syndrome among older "
+    "adults. We searched PubMed, Embase and Web of Science for population-based studies of adults aged 60 and over. "
+    "Pooled prevalence of MCR was found to be 10% (95% CI 8%-12%) across 15 studies. Prevalence was higher in "
+    "low-income countries. Motoric cognitive risk syndrome is common among older adults and should be screened for."
+)
+STRUCTURED = (
+    "BACKGROUND AND PURPOSE: Gait speed predicts dementia. METHODS: We followed 1,200 older adults for five years. "
+    "RESULTS: Slow gait doubled the risk of dementia (HR 2.1, 95% CI 1.6-2.8). CONCLUSIONS: Gait speed should be "
+    "measured in clinics."
+)
+
+
+def test_labels_are_read_and_stripped() -> None:
+    assert section_label("RESULTS: Slow gait doubled the risk.") == ("RESULTS: ", Role.RESULT)
+    assert section_label("Materials and methods: We followed them.") == ("Materials and methods: ", Role.METHOD)
+    found = section_label("BACKGROUND AND PURPOSE: Gait speed predicts dementia.")
+    assert found is not None and found[1] is None  # two roles: the model decides
+    assert strip_label("BACKGROUND AND PURPOSE: Gait speed predicts dementia.") == "Gait speed predicts dementia."
+    assert strip_label("Design, setting, and participants: A cohort.") == "A cohort."
+    for plain in ("Note: this is not a label.", "We found: nothing.", "Results showed a gain.", "p: 0.5 was used"):
+        assert strip_label(plain) == plain
+
+
+def test_a_structured_abstract_takes_its_roles_from_its_labels() -> None:
+    sentences = [s for s in STRUCTURED.replace(": ", ":\u0000").split(". ") if s]
+    sentences = [s.replace("\u0000", " ") for s in sentences]
+    roles = sentence_roles(sentences)
+    assert roles[1:] == [Role.METHOD, Role.RESULT, Role.CONCLUSION]
+
+
+def test_the_model_reads_an_unlabelled_abstract() -> None:
+    sentences = [
+        "Dementia is a leading cause of disability worldwide.",
+        "We aimed to investigate whether gait speed predicts dementia.",
+        "We recruited 1,200 adults and measured their gait speed at baseline.",
+        "Slow gait was associated with a higher risk of dementia (HR 2.1, 95% CI 1.6-2.8, p < 0.001).",
+        "These findings suggest that gait speed should be measured in clinics.",
+    ]
+    roles = sentence_roles(sentences)
+    assert roles[0] is Role.BACKGROUND
+    assert roles[3] is Role.RESULT
+    assert roles[4] in (Role.CONCLUSION, Role.RESULT)
+    assert sentence_roles([]) == []
+
+
+def test_the_shipped_model_is_small_and_says_what_it_was_fitted_on() -> None:
+    assert MODEL_FILE.stat().st_size < MAX_MODEL_BYTES
+    fitted_on = json.loads(MODEL_FILE.read_text())["fitted_on"]
+    assert not [name for name in fitted_on if any(h in name for h in ("AIML", "chrisjbillington", "fatihserta"))]
+
+
+def test_findings_questions() -> None:
+    assert asks_for_findings("What is the prevalence of motoric cognitive risk syndrome among older adults?")
+    assert asks_for_findings("Does gait speed predict dementia?")
+    assert asks_for_findings("which works target heterogeneous GPUs?")
+    assert not asks_for_findings("Riemannian geometry for EEG classification")  # a draft's topic
+    assert not asks_for_findings("How do studies measure gait speed?")
+    assert not asks_for_findings("Which methods are used to screen for dementia?")
+
+
+def _hit(text: str, title: str) -> Hit:
+    return Hit(Paper(id="p1", text=text, title=title, citekey="doe2020"), rank=1, score=1.0)
+
+
+def test_a_prevalence_question_quotes_the_prevalence_not_the_aim() -> None:
+    question = "What is the prevalence of motoric cognitive risk syndrome among older adults?"
+    title = "Prevalence of motoric cognitive risk syndrome: a meta-analysis"
+    row = sentence_table(question, [_hit(MCR_ABSTRACT, title)], None)[0]
+    assert "Pooled prevalence of MCR was found to be 10% (95% CI 8%-12%)" in row.quote_text
+    assert all(sentence in MCR_ABSTRACT for sentence in (row.sentences[i] for i in row.quoted))  # verbatim
+
+
+def test_a_quote_never_shows_a_section_label() -> None:
+    row = sentence_table("Does slow gait predict dementia?", [_hit(STRUCTURED, "Gait and dementia")], None)[0]
+    assert not any(":" in row.sentences[i][:25] for i in range(len(row.sentences)))
+    assert "Slow gait doubled the risk of dementia" in row.quote_text
+
+
+@needs_model
+def test_ask_quotes_results_without_their_labels(tmp_path: pytest.TempPathFactory) -> None:
+    library = tmp_path / "structured.jsonl"  # type: ignore[operator]
+    rows = [
+        {"key": "gait2020", "title": "Gait speed and dementia", "abstract": STRUCTURED, "year": 2020},
+        {"key": "mcr2021", "title": "Motoric cognitive risk syndrome prevalence", "abstract": MCR_ABSTRACT},
+    ]
+    library.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert runner.invoke(app, ["ingest", str(library)]).exit_code == 0
+    shown = runner.invoke(app, ["ask", "--no-llm", "--json", "Does slow gait predict dementia?"])
+    answer = json.loads(shown.output)["answer"]
+    assert "RESULTS:" not in answer and "BACKGROUND" not in answer
+    assert "Slow gait doubled the risk of dementia" in answer
+
+
+def test_an_abstract_cut_short_keeps_its_quote() -> None:
+    """The seeds hold abstracts' openings ('…'): their last sentence sits where findings do, but is none."""
+    cut = (
+        "Training large models on heterogeneous GPUs is hard. We present Hexa, a scheduler for heterogeneous GPU "
+        "clusters. Earlier designs allow multiple…"
+    )
+    question = "which works target heterogeneous GPUs?"
+    row = sentence_table(question, [_hit(cut, "Hexa: scheduling on heterogeneous GPUs")], None)[0]
+    assert row.finding is not None
+    assert "Earlier designs" not in row.quote_text
