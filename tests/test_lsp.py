@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -86,6 +87,17 @@ def _open(client: LanguageClient, path: Path, text: str, version: int = 1) -> st
     return uri
 
 
+async def _actions(client: LanguageClient, uri: str, diagnostic: types.Diagnostic) -> Any:
+    """The code actions the server offers for one of its diagnostics."""
+    return await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]),
+        )
+    )
+
+
 def _span(found: types.Diagnostic) -> tuple[int, int, int, int]:
     r = found.range
     return r.start.line, r.start.character, r.end.line, r.end.character
@@ -138,13 +150,7 @@ async def test_diagnostics_hover_completion_and_code_actions(client: LanguageCli
     )
     assert title_only is not None and "Known by its title only" in str(title_only.contents)
 
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=wrong.range,
-            context=types.CodeActionContext(diagnostics=[wrong]),
-        )
-    )
+    actions = await _actions(client, uri, wrong)
     assert actions is not None
     (replace,) = [a for a in actions if isinstance(a, types.CodeAction) and a.title.startswith("Cite smith2020")]
     assert replace.edit is not None and replace.edit.changes is not None
@@ -197,13 +203,7 @@ async def test_a_library_paper_the_bib_lacks_gets_its_entry(client: LanguageClie
     uri = _open(client, paper, text)
     (lacks,) = _by_code(await _diagnostics(client, uri))["bib-lacks"]
     assert _span(lacks) == (2, 49, 2, 56)
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=lacks.range,
-            context=types.CodeActionContext(diagnostics=[lacks]),
-        )
-    )
+    actions = await _actions(client, uri, lacks)
     assert actions is not None
     (add,) = [
         a for a in actions if isinstance(a, types.CodeAction) and a.title == "Add lee2021 to refs.bib from the library"
