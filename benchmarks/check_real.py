@@ -179,7 +179,7 @@ def reversed_sentences(
 
 
 def run_thesis(
-    name: str, folder: Path, show: int, rows: list[dict[str, Any]], gated: list[dict[str, Any]]
+    name: str, folder: Path, show: int, rows: list[dict[str, Any]], gated: list[dict[str, Any]], rounds: int = ROUNDS
 ) -> dict[str, Any]:
     files, bibs = THESES[name]
     ctx = Context(load_settings(data_dir=folder / "data", embed_model_dir=MODEL_DIR, collection="thesis"))
@@ -224,7 +224,7 @@ def run_thesis(
     rng.shuffle(positions)
     for pool_name, pool in (("abstract", with_abstract), ("any", every)):
         flagged, total, missed = 0, 0, []
-        for round_number in range(ROUNDS):
+        for round_number in range(rounds):
             chosen = set(positions[round_number::ROUNDS])
             sentences, swaps = swapped(manuscript.sentences, chosen, pool, rng)
             checks = ManuscriptChecker(view).check(sentences)
@@ -363,6 +363,7 @@ def main() -> None:
     parser.add_argument("--rows", type=Path, help="write each citation's fit features (real and swapped) here")
     parser.add_argument("--save-gates", action="store_true", help=f"choose the gates into {MODEL_FILE.name}")
     parser.add_argument("--gated", type=Path, help="write each citation's gate record here")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"swap rounds of the {ROUNDS} (fewer: faster)")
     parser.add_argument("--from-gated", type=Path, help="choose the gates from records written by --gated, no run")
     args = parser.parse_args()
     if args.from_gated:
@@ -376,7 +377,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.only or THESES:
             print(f"\n{name}", flush=True)
-            result = run_thesis(name, Path(tmp) / name, args.show, rows, gated)
+            result = run_thesis(name, Path(tmp) / name, args.show, rows, gated, args.rounds)
             for key, value in result.items():
                 print(f"  {key}: {value}")
     if args.rows:
