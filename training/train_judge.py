@@ -39,6 +39,7 @@ from torch import nn
 ENTAIL, CONTRADICT, NEUTRAL, NOT_ENTAIL = 0, 1, 2, 3
 LABELS = ("entailment", "contradiction", "neutral")
 MAX_TOKENS = 160
+CHECKPOINT_STEPS = 100
 WORD = re.compile(r"[a-z0-9]+")
 _STOP_WORDS = "the a an of in on and or to for with by is are was were be been that this these from as at it its"
 STOP = frozenset(_STOP_WORDS.split())
@@ -194,7 +195,7 @@ def encode(tokenizer, batch: list[tuple[str, str, int]]) -> dict[str, torch.Tens
     return tokenizer(
         [p for p, _, _ in batch],
         [h for _, h, _ in batch],
-        truncation="only_first",
+        truncation="longest_first",  # a sentence longer than the budget (a joined pair) is cut too, not refused
         max_length=MAX_TOKENS,
         padding=True,
         return_tensors="pt",
@@ -276,6 +277,7 @@ def main() -> None:
     args = parser.parse_args()
 
     torch.manual_seed(args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(args.threads)
     rng = random.Random(args.seed)
     base = args.base
@@ -331,6 +333,8 @@ def main() -> None:
             print(f"step {step}/{steps} loss {loss.item():.3f} {minutes:.1f} min", flush=True)
         if step and step % 1000 == 0:
             print("scifact held out", evaluate(model, tokenizer, scifact_test), flush=True)
+        if step and step % CHECKPOINT_STEPS == 0:  # a crash or a stop keeps what was learnt (--base-weights)
+            torch.save(model.state_dict(), args.out.parent / f"{args.out.name}-weights.pt")
         if minutes > args.max_minutes:
             print(f"stopped at step {step}: time", flush=True)
             break
