@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 
 from rag.check.verdicts import FailOn, Verdict
 from rag.cli import app
+from rag.lsp.documents import PART_SENTENCES
 from rag.lsp.positions import cite_range, key_in_progress, key_span
 from rag.lsp.render import severity
 from rag.manuscripts.citing import Cite
@@ -189,6 +190,22 @@ def _edit(client: LanguageClient, uri: str, version: int, line: int, character: 
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version), content_changes=[change]
         )
     )
+
+
+@needs_model
+@pytest.mark.asyncio
+async def test_a_long_document_shows_its_first_diagnostics_before_the_last_is_read(
+    client: LanguageClient, workspace: Path
+) -> None:
+    total = PART_SENTENCES + 5
+    lines = [f"Training on heterogeneous GPUs, setting {n} \\cite{{yuan2022}}." for n in range(total)]
+    uri = _open(client, workspace / "long.tex", _paper(*lines))
+    seen: list[int] = []
+    while not seen or seen[-1] < total:
+        await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), WAIT_SECONDS)
+        if uri in client.diagnostics:
+            seen.append(len(client.diagnostics[uri]))
+    assert seen == [PART_SENTENCES, total]
 
 
 @needs_model

@@ -6,7 +6,7 @@ bibliographies, rag.check's manuscript checker)."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -24,6 +24,8 @@ from rag.services.check import add_bibliographies, library_view
 from rag.services.context import Context
 
 Signature = tuple[str, str, tuple[str, ...]]
+# Citing sentences checked between two publications of a document's diagnostics while it is first checked.
+PART_SENTENCES = 40
 
 
 @dataclass
@@ -76,9 +78,17 @@ class Checks:
         keep_readings(ctx.storage().layout.judge_cache)  # the judge reads only the pairs it has not read
         self.ranker: Ranker | None = None
 
-    def full(self, path: Path, text: str, roots: Sequence[Path], open_texts: dict[str, str]) -> DocumentCheck:
+    def full(
+        self,
+        path: Path,
+        text: str,
+        roots: Sequence[Path],
+        open_texts: dict[str, str],
+        on_part: Callable[[DocumentCheck], None] | None = None,
+    ) -> DocumentCheck:
         """The document read and every citation checked; its bibliographies added to the library first (as
-        `rag check` adds them: nothing is read again when unchanged)."""
+        `rag check` adds them: nothing is read again when unchanged). ``on_part`` hears the check so far after
+        each PART_SENTENCES sentences: a long thesis shows its first diagnostics before the last is read."""
         reading = read_document(path, text, roots, open_texts)
         bibliographies = reading.manuscript.bibliographies or fallback_bibliographies(path, roots)
         notes: list[str] = []
@@ -93,8 +103,13 @@ class Checks:
             view = library_view(library, reading.manuscript, bibliographies)
             self._warm(view, library.embedder.embed if library.embedder is not None else None)
         checker = ManuscriptChecker(view)
-        found = checker.check_some(sentences, range(len(sentences)))
-        checks = [found[i] for i in range(len(sentences))]
+        checks: list[list[CitationCheck]] = [[] for _ in sentences]
+        for start in range(0, len(sentences), PART_SENTENCES):
+            end = min(start + PART_SENTENCES, len(sentences))
+            for i, found in checker.check_some(sentences, range(start, end)).items():
+                checks[i] = found
+            if on_part is not None and end < len(sentences):
+                on_part(DocumentCheck(path, reading, list(checks), view, checker, bibliographies, [], end))
         return DocumentCheck(path, reading, checks, view, checker, bibliographies, notes, len(sentences))
 
     def update(self, old: DocumentCheck, text: str, roots: Sequence[Path], open_texts: dict[str, str]) -> DocumentCheck:

@@ -26,7 +26,7 @@ from rag import __version__
 from rag.check.verdicts import FailOn
 from rag.config import Settings
 from rag.lsp.documents import Checks, DocumentCheck
-from rag.lsp.publishing import assemble
+from rag.lsp.publishing import Published, assemble
 from rag.lsp.ranking import Ranker
 from rag.lsp.reading import CHECKED_ENDINGS, refusal
 from rag.lsp.render import line_diagnostic
@@ -107,6 +107,9 @@ class RagServer(LanguageServer):
             )
         for line in found.logged:
             self.log(line)
+        self._send(uri, path, found)
+
+    def _send(self, uri: str, path: Path, found: Published) -> None:
         # A file open in the editor as a document of its own gets its diagnostics from its own check only: a
         # main file and its chapter, both open, do not take turns overwriting each other's.
         own = set(self.workspace.text_documents) - {uri}
@@ -114,13 +117,25 @@ class RagServer(LanguageServer):
         targets = {uri if file == name else Path(file).as_uri(): d for file, d in found.by_file.items()}
         self.publish(uri, {target: d for target, d in targets.items() if target not in own})
 
+    def _part(self, uri: str, path: Path, part: DocumentCheck) -> None:
+        """On the protocol's thread: the diagnostics of a first check so far (its log lines wait for the end)."""
+        self._send(uri, path, assemble(part, self.roots(path), self.workspace.position_codec, self.fail_on))
+
     def _check_now(self, uri: str, path: Path, text: str, full: bool) -> DocumentCheck | None:
         """On the worker: the full check or the update; a failure is a log line, never the server's end."""
         try:
             checks, roots, texts = self.checks(), self.roots(path), self.open_texts()
             old = self.documents.get(uri)
+            loop = self._loop
+
+            def part(found: DocumentCheck) -> None:
+                if loop is not None:
+                    loop.call_soon_threadsafe(self._part, uri, path, found)
+
             state = (
-                checks.full(path, text, roots, texts) if full or old is None else checks.update(old, text, roots, texts)
+                checks.full(path, text, roots, texts, part)
+                if full or old is None
+                else checks.update(old, text, roots, texts)
             )
         except Exception as exc:
             logger.exception("checking %s failed", path)
