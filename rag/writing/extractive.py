@@ -15,8 +15,10 @@ from dataclasses import dataclass
 
 from rag.check.sentences import Answer, AnswerMode, Citation
 from rag.check.sources import author_year
+from rag.check.support_model import load_support_model
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
+from rag.text import tokenize
 from rag.writing.evidence_sentences import (
     HitSentences,
     defuse_citations,
@@ -29,6 +31,14 @@ MAX_ANSWER_SENTENCES = 4
 # A paper's quote ranks by how well its best sentence matches the question (rag.writing.evidence_sentences),
 # plus this much divided by its paper's retrieval rank, so the best papers lead.
 RANK_PRIOR_WEIGHT = 0.2
+# A question term this rare (the support check's IDF table; its ceiling, 6.7, is a term almost no abstract
+# holds) names what is asked about. Papers none of which hold any of the question's rare terms do not answer it:
+# a neighbouring method or disease the library never studies ("model predictive control" asked of a library on
+# backstepping control).
+KEY_TERM_IDF = 5.0
+# ...when it has at least this many: one rare word alone may be the library's other form of it ("comprehend",
+# "comprehension") or a synonym, not another subject.
+MIN_KEY_TERMS = 2
 
 
 def refusal(question: str, hits: Sequence[Hit]) -> Answer:
@@ -91,6 +101,19 @@ def also_found(table: Sequence[HitSentences], quotes: Sequence[Quote]) -> list[P
     return [row.hit.paper for row in table if row.hit.paper.id not in quoted]
 
 
+def misses_key_concepts(question: str, hits: Sequence[Hit]) -> bool:
+    """Whether the question has MIN_KEY_TERMS rare terms or more and none of them is in any of ``hits`` (title,
+    abstract, passage)."""
+    idf = load_support_model().idf
+    key = {term for term in tokenize(question) if idf(term) >= KEY_TERM_IDF}
+    if len(key) < MIN_KEY_TERMS or not hits:
+        return False
+    held: set[str] = set()
+    for hit in hits:
+        held |= set(tokenize(hit.evidence().searchable_text()))
+    return not key & held
+
+
 def quoted_answer(question: str, hits: Sequence[Hit], quotes: Sequence[Quote]) -> Answer:
     """The quotes as an answer, each bullet citing the paper it quotes."""
     citations = [Citation(n, q.hit.paper) for n, q in enumerate(quotes, start=1)]
@@ -104,6 +127,8 @@ def extractive_answer(question: str, hits: Sequence[Hit], embedder: Embedder | N
     evidence = [h for h in hits if is_evidence(h, question, min_relevance)]
     table = sentence_table(question, evidence, embedder) if evidence else []
     quotes = choose_quotes(table)
+    if misses_key_concepts(question, [q.hit for q in quotes]):
+        quotes = []
     answer = quoted_answer(question, hits, quotes) if quotes else refusal(question, hits)
     answer.uncited = also_found(table, quotes)
     answer.related = related_without_abstract(hits, question, min_relevance)

@@ -1,0 +1,35 @@
+"""A question about a subject the library never studies is refused, even where its papers share its common words
+(issue 39: a neighbouring method or disease answered with off-question bullets)."""
+
+from __future__ import annotations
+
+from rag.records import Hit, Paper
+from rag.writing.extractive import misses_key_concepts
+
+BACKSTEPPING = Paper(
+    id="p1",
+    title="Combining backstepping with locally stabilizing controllers",
+    text="We combine a backstepping controller with a locally stabilizing controller for nonlinear systems.",
+)
+TUNING = Paper(
+    id="p2",
+    title="Tuning model predictive control",
+    text="Model predictive control is tuned for constrained industrial processes by a weighting heuristic.",
+)
+
+
+def hits(*papers: Paper) -> list[Hit]:
+    return [Hit(paper, rank, 1.0 / rank) for rank, paper in enumerate(papers, start=1)]
+
+
+def test_rare_terms_none_of_the_papers_hold_mean_another_subject() -> None:
+    question = "How is model predictive control tuned for constrained industrial processes?"
+    assert misses_key_concepts(question, hits(BACKSTEPPING))
+    assert not misses_key_concepts(question, hits(BACKSTEPPING, TUNING))  # one paper holding them is enough
+
+
+def test_one_rare_word_alone_or_none_never_refuses() -> None:
+    """One unmatched rare word may be the library's other form of it ("comprehend", "comprehension")."""
+    assert not misses_key_concepts("Which controllers are tuned?", hits(BACKSTEPPING))
+    assert not misses_key_concepts("How are controllers combined?", hits(BACKSTEPPING))
+    assert not misses_key_concepts("How is model predictive control tuned for industrial processes?", [])
