@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from rag.check.model_judge import judge_with_model
 from rag.check.paper_fit import CONTEXT_SENTENCES, FitModel, ManuscriptScores, Pair, features, load_fit_model
@@ -88,19 +88,6 @@ class _Place:
         return cls(index, text, siblings, cited_in.get(own, []) if own is not None else [])
 
 
-class _Once:
-    """A sentence's reading against all its citations together, worked out on first need only."""
-
-    def __init__(self, read: Callable[[], Support | None]) -> None:
-        self._read: Callable[[], Support | None] | None = read
-        self._value: Support | None = None
-
-    def value(self) -> Support | None:
-        if self._read is not None:
-            self._value, self._read = self._read(), None
-        return self._value
-
-
 @dataclass
 class _Pairing:
     """One (sentence, paper) pair read once however often it recurs."""
@@ -147,7 +134,7 @@ class ManuscriptChecker:
         papers = [self.library.resolve(cite.key) for cite in sentence.cites]
         known = list({p.id: p for p in papers if p is not None and not p.no_abstract}.values())
         # Read together only when one of them does not state it alone (most sentences never need it).
-        together = _Once(lambda: self._together(sentence.text, known) if len(known) > 1 else None)
+        together = cache(lambda: self._together(sentence.text, known) if len(known) > 1 else None)
         checks = []
         for cite, paper in zip(sentence.cites, papers, strict=True):
             check = self._citation(_Place.of(index, sentence.text, papers, paper, cited_in), cite, paper, together)
@@ -159,7 +146,9 @@ class ManuscriptChecker:
             checks.append(check)
         return checks
 
-    def _citation(self, place: _Place, cite: Cite, paper: Paper | None, together: _Once) -> CitationCheck:
+    def _citation(
+        self, place: _Place, cite: Cite, paper: Paper | None, together: Callable[[], Support | None]
+    ) -> CitationCheck:
         text = place.text
         if paper is None and self.library.listed(cite.key):
             return CitationCheck(cite, text, Verdict.CANNOT_CHECK, UNREADABLE_ENTRY)
@@ -188,7 +177,7 @@ class ManuscriptChecker:
             elif pairing.label.is_top:
                 check.verdict = Verdict.FITS_STATED
                 check.reason = STATED if pairing.passage is None else f"the full text states it ({pairing.passage})"
-            elif (read := together.value()) is not None and read.is_top:
+            elif (read := together()) is not None and read.is_top:
                 check.verdict, check.reason = Verdict.FITS_STATED, STATED_TOGETHER
         # The wrong paper only where another paper is clearly meant: a tool, a survey or a "see [x]" that fits
         # the sentence poorly is how citations are written, not a mistake.
