@@ -13,6 +13,10 @@ temporary folder. Measured per draft:
 - from sources: share of sentences whose every content word is in what they cite (title, abstract, authors,
   year) or is one of the fixed words the generator adds (connectives, "Several works address", "write that");
 - first person: sentences with "we", "our", "us" outside a quotation (goal 0);
+- grouping (issue 39 item 4): sentences citing two papers or more, theme openers (sentences made from the
+  theme's shared words, provenance ``theme``), connectives ("Similarly,", "In contrast,", "whereas", ...), and
+  the themes' names (rag.writing.outline.theme_names over the papers each paragraph cites): how many names
+  share a word with another theme's name, and how many hold a word of the topic;
 - papers cited, the must-cite paper cited;
 - LaTeX: ``pdflatex`` + ``bibtex`` + ``pdflatex`` x2 with natbib (plainnat, which needs the url package) over
   the .bib the draft wrote, undefined citations counted from the log (or, without pdflatex, every
@@ -50,12 +54,15 @@ from rag.services.context import Context  # noqa: E402
 from rag.services.drafting import draft  # noqa: E402
 from rag.services.requests import DraftRequest, SearchRequest, WritingOptions  # noqa: E402
 from rag.text import tokenize  # noqa: E402
-from rag.writing.extractive_draft import CONNECTIVES  # noqa: E402
+from rag.writing.outline import theme_names  # noqa: E402
 
 K = 20
-# Words the generator itself writes: connectives, the theme sentence's frame, the quotation's attribution, and
-# the naming of a paper ("The results of X", "the study by X").
-TEMPLATE_WORDS = content_words(" ".join(CONNECTIVES.values()) + " several works address write writes that et al")
+# Connectives a draft may write (before and after issue 39 item 4), counted wherever they stand.
+CONNECTIVE_WORDS = ("Similarly,", "In a related line of work,", "In contrast,", "whereas", "Likewise,")
+_CONNECTIVE = re.compile("|".join(re.escape(c) for c in CONNECTIVE_WORDS))
+# Words the generator itself writes: connectives, the theme sentence's frame, the quotation's attribution, the
+# naming of a paper ("The results of X", "the study by X") and of several ("A and B both find").
+TEMPLATE_WORDS = content_words(" ".join(CONNECTIVE_WORDS) + " several works address write writes that et al both")
 _QUOTATION = re.compile(r"“[^”]*”")
 _FIRST_PERSON = re.compile(r"\b(?:we|our|us|ours|ourselves)\b", re.IGNORECASE)
 NO_WRITES = WritingOptions(use_llm=False, cache=False, log=False)
@@ -132,11 +139,32 @@ def sentence_measures(answer: Answer) -> dict[str, Any]:
         first_person += bool(_FIRST_PERSON.search(_QUOTATION.sub("", sentence.text)))
     return {
         "sentences": len(answer.sentences),
+        "multi_cited": sum(len(s.citations) >= 2 for s in answer.sentences),
+        "theme_openers": sum(bool(s.provenance and s.provenance.voice == "theme") for s in answer.sentences),
+        "connectives": sum(len(_CONNECTIVE.findall(_QUOTATION.sub("", s.text))) for s in answer.sentences),
         "from_sources": whole,
         "words_from_sources": round(found / max(words, 1), 4),
         "first_person": first_person,
         "voices": _voices(answer),
     }
+
+
+def theme_labels(answer: Answer, topic: str) -> dict[str, Any]:
+    """The themes' names over the papers each paragraph cites: how many share a word with another theme's name,
+    and how many hold one of the topic's words (stems compared)."""
+    papers = [c.paper for c in answer.citations]
+    number = {c.n: i for i, c in enumerate(answer.citations)}
+    groups: list[list[int]] = []
+    for paragraph in (p for p in answer.text.split("\n\n") if p.strip()):
+        cited = dict.fromkeys(number[int(n)] for n in re.findall(r"\[(\d+)\]", paragraph) if int(n) in number)
+        group = [i for i in cited if all(i not in g for g in groups)]
+        if group:
+            groups.append(group)
+    names = theme_names(groups, papers) if len(groups) > 1 else []
+    stems = [set(tokenize(name)) for name in names]
+    shared = sum(any(s & other for j, other in enumerate(stems) if j != i) for i, s in enumerate(stems))
+    topical = sum(bool(s & set(tokenize(topic))) for s in stems)
+    return {"names": names, "sharing_a_word": shared, "with_topic_word": topical}
 
 
 def _voices(answer: Answer) -> dict[str, int]:
@@ -220,6 +248,7 @@ def one_draft(settings: Settings, topic: str, must: str, folder: Path) -> dict[s
         "paragraphs_with_theme_sentence": sum(p.startswith("Several works") for p in paragraphs),
         "must_cite_honoured": must in cited,
         **sentence_measures(answer),
+        "themes": theme_labels(answer, topic),
         "latex": latex_check(latex.document, folder / "refs.bib", folder),
         "pandoc": {k: v for k, v in rendered.items() if k != "text"},
         "seconds": round(seconds, 2),
@@ -266,6 +295,12 @@ def _print_row(row: dict[str, Any]) -> None:
         f"pandoc_undefined={pandoc['undefined']} {row['seconds']:.2f}s (again {row['seconds_again']:.2f}s) "
         f"voices={row['voices']}"
     )
+    themes = row["themes"]
+    print(
+        f"    multi_cited={row['multi_cited']} theme_openers={row['theme_openers']} connectives={row['connectives']} "
+        f"theme names={themes['names']} sharing_a_word={themes['sharing_a_word']} "
+        f"with_topic_word={themes['with_topic_word']}"
+    )
 
 
 def _print_summary(rows: list[dict[str, Any]]) -> None:
@@ -279,6 +314,13 @@ def _print_summary(rows: list[dict[str, Any]]) -> None:
     print(f"papers cited per draft: {[r['papers_cited'] for r in rows]}")
     themed = sum(r["paragraphs_with_theme_sentence"] for r in rows)
     print(f"paragraphs opened by a theme sentence: {themed}/{sum(r['paragraphs'] for r in rows)}")
+    print(f"sentences citing 2+ papers: {sum(r['multi_cited'] for r in rows)}/{sentences}")
+    print(f"theme openers: {sum(r['theme_openers'] for r in rows)}; connectives: {sum(r['connectives'] for r in rows)}")
+    names = sum(len(r["themes"]["names"]) for r in rows)
+    print(
+        f"theme names sharing a word with another theme's: {sum(r['themes']['sharing_a_word'] for r in rows)}/{names}; "
+        f"holding a topic word: {sum(r['themes']['with_topic_word'] for r in rows)}/{names}"
+    )
     voices: dict[str, int] = {}
     for row in rows:
         for voice, number in row["voices"].items():
