@@ -28,6 +28,7 @@ RULE = Rule(
     must_find=(
         Example("Caffeine intake was associated with longer sleep duration.", SOURCE),
         Example("Caffeine intake was associated with significantly slower reaction times.", SOURCE),
+        Example("Soil CO2 flux declined with time since fire.", "Soil CO2 flux increased with time since fire."),
     ),
     must_pass=(
         Example("Caffeine intake was associated with shorter sleep duration.", SOURCE),

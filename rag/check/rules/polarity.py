@@ -65,7 +65,10 @@ ANTONYMS = _opposites(
 # Opposites a reworded sentence may use that are too loose for the fitted features above (kept as they were
 # fitted): each pair is read only where a sentence and its evidence sentence differ.
 ALIGNED_ANTONYMS = _opposites(
-    (r"ris(e|es|ing)|rose|grow(s|ing|n)?|grew|climb\w*", r"f(a|e)ll(s|ing|en)?|drop\w*|declin\w*|shrank|shrink\w*"),
+    (
+        r"increas\w*|ris(e|es|ing)|rose|grow(s|ing|n)?|grew|climb\w*",
+        r"decreas\w*|f(a|e)ll(s|ing|en)?|drop\w*|declin\w*|diminish\w*|shrank|shrink\w*",
+    ),
     (r"longer", r"shorter"),
     (r"faster|accelerat\w*", r"slower|slow(s|ed|ing)?|delay\w*"),
     (r"better", r"worse"),
