@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from rag.check import CITATION_GROUP, Answer, AnswerMode, Citation, CitedSentence, name_vague_subject, source_block
+from rag.check.claims import split_cited_sentences
 from rag.check.rules import content_words
 from rag.cli import app
 from rag.config import LatexCitations, load_settings
@@ -28,7 +29,8 @@ from rag.formats import to_latex, to_markdown, to_pandoc
 from rag.records import Paper
 from rag.services import Context, DraftRequest, WritingOptions, draft
 from rag.text import tokenize
-from rag.writing import Voice, in_text_label, mark_in_text, split_marked, theme_sentences, third_person, turn
+from rag.writing import Voice, in_text_label, mark_in_text, split_marked, third_person, turn
+from rag.writing.extractive_draft import SUMMARY_SENTENCES_PER_THEME, prose_or_outline
 
 runner = CliRunner()
 
@@ -210,25 +212,6 @@ def test_marking_keeps_other_citations_and_ignores_stray_markers() -> None:
     assert split_marked(mark_in_text(answer.text, answer)) == [1, " show that X holds [2].9"]
 
 
-# --- theme sentences ---------------------------------------------------------------------------------------
-
-
-def test_a_theme_sentence_names_what_its_papers_share_in_their_words() -> None:
-    texts = [
-        "Spatial covariance matrices are classified with Riemannian geometry. Accuracy improves.",
-        "We use Riemannian geometry on covariance matrices of EEG signals for transfer learning.",
-        "Deep networks decode EEG signals without covariance matrices.",
-    ]
-    theme = [Paper(id=f"p{i}", text=t, title=f"Paper {i}", citekey=f"k{i}") for i, t in enumerate(texts)]
-    other = [Paper(id="o", text="Soil carbon increases under restoration.", title="Soil", citekey="o")]
-    found = {t.text: t.cited for t in theme_sentences(theme, other)}
-    assert next(iter(found)) == "Several works address covariance matrices.", "the phrase every paper of it writes"
-    assert found["Several works address covariance matrices and Riemannian geometry."] == (0, 1), "both, cited"
-    assert found["Several works address EEG signals."] == (1, 2)
-    assert not any(w in t for t in found for w in ("Soil", "Accuracy", "transfer")), "another theme's, one paper's"
-    assert theme_sentences(theme[:1], other) == [], "one paper is not several works"
-
-
 # --- drafts and summaries without a model ------------------------------------------------------------------
 
 EMERGENT_BIB = r"""
@@ -272,13 +255,17 @@ def emergent(tmp_path: Path) -> Path:
     return bib
 
 
+# Words the generator writes itself: the quotation's frame, the connectives, "A and B both ...".
+FIXED_WORDS = "write writes that et al similarly in contrast whereas and both"
+
+
 def _from_sources(answer: Answer, sentence: CitedSentence) -> bool:
     """Every content word of the sentence is in what it cites (as written or in another form of the word), or
     is one the generator itself writes."""
     papers = {c.n: c.paper for c in answer.citations}
     cited = " ".join(source_block(n, papers[n]) for n in sentence.citations)
     known, stems = (
-        content_words(cited) | content_words("several works address write writes that et al"),
+        content_words(cited) | content_words(FIXED_WORDS),
         set(tokenize(cited)),
     )
     mine = content_words(CITATION_GROUP.sub("", sentence.text))
@@ -316,7 +303,8 @@ def test_json_keeps_each_sentences_provenance_and_latex_and_pandoc_cite_in_the_t
     assert first["source"] and first["changes"] and set(first["changes"][0]) == {"from", "to"}
     natbib = {"RAG_LATEX_CITATIONS": "natbib"}
     latex = runner.invoke(app, ["draft", TOPIC, "--format", "latex", "--no-log"], env=natbib).stdout
-    assert re.search(r"\\citet\{\w+\} \w+", latex) and "~\\citep{" in latex
+    assert re.search(r"\\citet\{\w+\} \w+", latex)
+    assert "\\citet{chaabouni2020compositionality}" in latex and "\\citet{hazra2021infinite}" in latex, "both named"
     assert not re.search(r"\[\d+\]", latex) and "Kharitonov and Baroni (2020)" not in latex
     pandoc = runner.invoke(app, ["draft", TOPIC, "--format", "pandoc", "--no-log"]).stdout
     assert re.search(r"(?<!\[)@\w+ \w+", pandoc) and not re.search(r"\[\d+\]", pandoc)
@@ -338,10 +326,39 @@ def test_pandoc_renders_the_prose_with_every_citation_found(emergent: Path, tmp_
     assert re.search(r"[A-Z][a-z]+(?: et al\.| and [A-Z][a-z]+)? \(\d{4}\) [a-z]+", rendered.stdout), rendered.stdout
 
 
+@needs_model
+def test_papers_on_one_finding_share_a_sentence_and_a_one_word_match_is_left_out(tmp_path: Path) -> None:
+    bib = tmp_path / "more.bib"
+    bib.write_text(EMERGENT_BIB + ONE_WORD_BIB, encoding="utf-8")
+    assert runner.invoke(app, ["ingest", str(bib)]).exit_code == 0
+    answer = draft(Context(load_settings()), DraftRequest(TOPIC, [], 8), NO_LOG).answer
+    grouped = [s for s in answer.sentences if len(s.citations) >= 2]
+    assert grouped and all(s.provenance and s.provenance.voice == "grouped" for s in grouped)
+    assert all(s.support is not None and s.support.is_top for s in answer.sentences), "each passes the check"
+    assert not any(s.text.startswith("Several works") for s in answer.sentences), "no opener that says nothing"
+    with Context(load_settings()).reader() as library:  # every paper offered, the one-word match too
+        papers, embedder = [p for p in library.catalog.ordered() if not p.no_abstract], library.embedder
+    codd = next(p for p in papers if p.citekey == "codd2019referential")
+    offered = prose_or_outline(TOPIC, papers, embedder)
+    assert codd not in [c.paper for c in offered.citations] and codd in offered.uncited, "it shares one word only"
+    kept = prose_or_outline(TOPIC, papers, embedder, keep=frozenset({codd.id}))
+    assert codd in [c.paper for c in kept.citations], "a --cite paper always stays"
+
+
+ONE_WORD_BIB = r"""
+@article{codd2019referential, title = {Referential integrity checks in relational databases},
+  author = {Codd, Edgar}, year = {2019},
+  abstract = {Relational databases enforce referential integrity with foreign keys. We show that deferred checks
+  reduce lock contention in transactional workloads by a third.}}
+"""
+
+
 def test_summarize_without_model_writes_the_same_paragraphs(emergent: Path) -> None:
     payload = json.loads(runner.invoke(app, ["summarize", "--json", "--no-log"]).stdout)
     assert payload["mode"] == "extractive_prose" and "\n- " not in payload["answer"]
     assert len(payload["citations"]) == 5, "every paper with an abstract, the title-only one listed as related"
+    paragraphs = payload["answer"].split("\n\n")
+    assert all(len(split_cited_sentences(p)) <= SUMMARY_SENTENCES_PER_THEME for p in paragraphs), "summaries: short"
     shown = runner.invoke(app, ["summarize", "--no-log"])
     assert "citation check:" in shown.stdout and "Drafted without a language model" in shown.stdout
 

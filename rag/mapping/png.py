@@ -46,8 +46,18 @@ LABEL_MAX_MOVE = 10
 # Keep points off the frame: a share of the points' extent (at least MIN_SPAN, for one paper alone).
 MARGIN = 0.03
 MIN_SPAN = 0.5
-# Papers of a theme (the most central first) tried as the spot of its name before one is free of other names.
+# Papers of a theme (the most central first) tried as the spot of its name before one is free of other names;
+# then spots on rings around its most central paper (as many per ring, rings this far apart in points).
 THEME_LABEL_SPOTS = 200
+RING_SPOTS = 12
+RING_STEP = 9.0
+RINGS = 12
+# A highlighted or must-cite citekey sits beside its paper, clear of every point: tried on rings around it
+# (this far apart in points), the nearest free spot first, and joined to its paper by a line when it is away.
+MARKED_RING_STEP = 5.0
+MARKED_RINGS = 16
+LEADER_WIDTH = 0.4
+LEADER_MIN = 8.0  # points: a label nearer its paper needs no line
 # See-through enough that the points under a name still show.
 THEME_BOX = {"boxstyle": "round,pad=0.25", "facecolor": "white", "alpha": 0.6, "linewidth": 0.5}
 NOTE_WIDTH_CHARS = 60
@@ -147,9 +157,76 @@ def _draw_labels(axes: Axes, library_map: LibraryMap) -> None:
     ]
     if labels:
         adjust_text(labels, ax=axes, expand=LABEL_EXPAND, max_move=LABEL_MAX_MOVE)
+    renderer = axes.figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    marked = [(label, point) for label, point in zip(labels, library_map.labelled(), strict=True) if point.marked]
+    taken = [label.get_window_extent(renderer) for label in labels if not any(label is m for m, _ in marked)]
+    _clear_of_points(axes, library_map, marked, taken)
     if not library_map.label_all:
-        renderer = axes.figure.canvas.get_renderer()  # type: ignore[attr-defined]
-        _theme_labels(axes, library_map, [label.get_window_extent(renderer) for label in labels])
+        _theme_labels(axes, library_map, taken)
+
+
+def _point_boxes(axes: Axes, library_map: LibraryMap) -> list[Bbox]:
+    """What each drawn point covers on the page (its mark's radius around its centre), in display pixels."""
+    from matplotlib.transforms import Bbox
+
+    area = min(POINT_AREA_MAX, max(POINT_AREA_MIN, POINT_AREA_SCALE / math.sqrt(len(library_map.points))))
+    to_pixels = axes.figure.dpi / 72
+    boxes = []
+    for point in library_map.points:
+        size = MUST_CITE_AREA if point.must_cite else MARKED_AREA if point.highlighted else area
+        radius = math.sqrt(size) / 2 * to_pixels
+        x, y = axes.transData.transform((point.x, point.y))
+        boxes.append(Bbox.from_extents(x - radius, y - radius, x + radius, y + radius))
+    return boxes
+
+
+def _ring(step: float, rings: int, per_ring: int = 8) -> list[tuple[float, float]]:
+    """Offsets (in points) around a spot, nearest first: ``per_ring`` directions on each of ``rings`` rings."""
+    return [
+        (ring * step * math.cos(2 * math.pi * k / per_ring), ring * step * math.sin(2 * math.pi * k / per_ring))
+        for ring in range(1, rings + 1)
+        for k in range(per_ring)
+    ]
+
+
+def _clear_of_points(
+    axes: Axes, library_map: LibraryMap, marked: list[tuple[Text, MapPoint]], taken: list[Bbox]
+) -> None:
+    """Each marked citekey moved beside its paper where it covers no point and no label ``taken`` (which it
+    joins), inside the map: the nearest such spot on rings around the paper; where there is none, the spot
+    covering fewest points. A label away from its paper gets a thin line to it."""
+    renderer = axes.figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    inside = axes.get_window_extent(renderer)
+    points = _point_boxes(axes, library_map)
+    to_pixels = axes.figure.dpi / 72
+    for label, point in marked:
+        x, y = axes.transData.transform((point.x, point.y))
+        label.set_horizontalalignment("center")
+        label.set_verticalalignment("center")
+        best: tuple[int, tuple[float, float]] | None = None
+        for dx, dy in _ring(MARKED_RING_STEP, MARKED_RINGS):
+            spot = axes.transData.inverted().transform((x + dx * to_pixels, y + dy * to_pixels))
+            label.set_position((float(spot[0]), float(spot[1])))
+            box = label.get_window_extent(renderer)
+            if not _within_box(box, inside) or any(box.overlaps(other) for other in taken):
+                continue
+            covered = sum(box.overlaps(other) for other in points)
+            if best is None or covered < best[0]:
+                best = (covered, (float(spot[0]), float(spot[1])))
+            if covered == 0:
+                break
+        if best is not None:
+            label.set_position(best[1])
+        taken.append(label.get_window_extent(renderer))
+        shown_x, shown_y = axes.transData.transform(label.get_position())
+        if math.hypot(shown_x - x, shown_y - y) > LEADER_MIN * to_pixels:
+            colour = MUST_CITE_COLOUR if point.must_cite else HIGHLIGHT_COLOUR
+            axes.plot([point.x, label.get_position()[0]], [point.y, label.get_position()[1]], color=colour,
+                      linewidth=LEADER_WIDTH, zorder=2)  # fmt: skip
+
+
+def _within_box(box: Bbox, inside: Bbox) -> bool:
+    return bool(box.x0 >= inside.x0 and box.y0 >= inside.y0 and box.x1 <= inside.x1 and box.y1 <= inside.y1)
 
 
 def _theme_labels(axes: Axes, library_map: LibraryMap, taken: list[Bbox]) -> None:
@@ -172,7 +249,13 @@ def _theme_labels(axes: Axes, library_map: LibraryMap, taken: list[Bbox]) -> Non
         )
         members = [(p.x, p.y) for p in library_map.points if p.theme == number]
         members.sort(key=lambda xy: (xy[0] - theme.x) ** 2 + (xy[1] - theme.y) ** 2)
-        spots = [*members[:THEME_LABEL_SPOTS], (theme.x, theme.y)]
+        centre = axes.transData.transform((theme.x, theme.y))
+        to_pixels = axes.figure.dpi / 72
+        around = [
+            tuple(axes.transData.inverted().transform((centre[0] + dx * to_pixels, centre[1] + dy * to_pixels)))
+            for dx, dy in _ring(RING_STEP, RINGS, RING_SPOTS)
+        ]
+        spots = [*members[:THEME_LABEL_SPOTS], *around, (theme.x, theme.y)]
         fitting = [spot for spot in spots if _fits(label, spot, inside, renderer)] or spots[:1]
         for spot in fitting:
             label.set_position(spot)
@@ -196,8 +279,7 @@ def box_of(label: Text, renderer: RendererBase) -> Bbox:
 
 def _fits(label: Text, spot: tuple[float, float], inside: Bbox, renderer: RendererBase) -> bool:
     label.set_position(spot)
-    box = box_of(label, renderer)
-    return bool(box.x0 >= inside.x0 and box.y0 >= inside.y0 and box.x1 <= inside.x1 and box.y1 <= inside.y1)
+    return _within_box(box_of(label, renderer), inside)
 
 
 def _draw_titles(figure: Figure, library_map: LibraryMap) -> None:

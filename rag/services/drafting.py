@@ -82,7 +82,7 @@ def _draft_answer(
     if not papers:
         answer = refusal(topic, hits)
     elif model is None:
-        answer = prose_or_outline(topic, papers, embedder)
+        answer = prose_or_outline(topic, papers, embedder, keep=frozenset(required_ids))
     else:
         answer = composer(ctx, model, embedder, options, on_token, on_sentence).draft(topic, papers, required)
     cited = {c.paper.id for c in answer.citations}

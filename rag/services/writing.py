@@ -107,7 +107,7 @@ def summarize(
     if not papers:
         answer = _title_only(topic, related)
     elif model is None:
-        answer = prose_or_outline(topic, papers, embedder)
+        answer = prose_or_outline(topic, papers, embedder, brief=True)
     else:
         answer = composer(ctx, model, embedder, options, on_token, on_sentence).summary(topic, papers)
     answer.related = related

@@ -18,8 +18,9 @@ if TYPE_CHECKING:  # the package's face, one list: what other packages, scripts 
     from rag.writing.evidence_sentences import self_standing as self_standing
     from rag.writing.extractive import extractive_answer as extractive_answer
     from rag.writing.extractive import refusal as refusal
-    from rag.writing.extractive_draft import CONNECTIVES as CONNECTIVES
     from rag.writing.extractive_draft import prose_or_outline as prose_or_outline
+    from rag.writing.findings import Said as Said
+    from rag.writing.findings import slots as slots
     from rag.writing.generation import Composer as Composer
     from rag.writing.generation import GenerationOptions as GenerationOptions
     from rag.writing.in_text import mark_in_text as mark_in_text
@@ -27,7 +28,6 @@ if TYPE_CHECKING:  # the package's face, one list: what other packages, scripts 
     from rag.writing.outline import THEMES_PER_SQRT_HALF as THEMES_PER_SQRT_HALF
     from rag.writing.outline import group_papers as group_papers
     from rag.writing.outline import theme_names as theme_names
-    from rag.writing.theme_sentence import theme_sentences as theme_sentences
     from rag.writing.voice import Voice as Voice
     from rag.writing.voice import in_text_label as in_text_label
     from rag.writing.voice import third_person as third_person

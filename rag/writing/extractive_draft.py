@@ -1,11 +1,13 @@
 """Related-work paragraphs without a model: a paragraph per theme, every sentence from its paper's own words.
 
 The papers are grouped into themes as the outline groups them (rag.writing.outline), the themes ordered by
-how well their papers answer the topic. Each paragraph opens with a sentence naming what its papers share in
-their own words (rag.writing.theme_sentence), then gives one sentence per paper: the sentence of its abstract
-that best answers the topic (the evidence selector of rag.writing.evidence_sentences), turned into the citing voice
+how well their papers answer the topic; a paper that shares only one of the topic's words and is not close to
+it in meaning is left out (listed as found, not cited). Each paper's sentence is the one of its abstract that
+best answers the topic (the evidence selector of rag.writing.evidence_sentences), turned into the citing voice
 (rag.writing.voice: "We show X" -> "Hazra et al. (2021) show X"), kept as written, or quoted and attributed.
-Nothing else is added but fixed connectives that assert nothing ("Similarly,").
+Then a theme's papers are grouped by what they found (rag.writing.findings): papers reporting the same
+finding share one sentence, opposite findings are contrasted ("whereas"), and "Similarly," / "In contrast,"
+open a sentence only where it and the one before it bear that out. A paragraph opens with its largest group.
 
 Every sentence goes through the answer-policy check a model's sentences go through
 (rag.check.answers.check_each); one that does not get the top label is replaced by the paper's next
@@ -23,14 +25,15 @@ import numpy as np
 from rag.check.answers import Checked, check_each
 from rag.check.claims import Claim, with_citations
 from rag.check.reading import CitedText, prepare
+from rag.check.screen import no_news_terms
 from rag.check.sentences import Answer, AnswerMode, Citation, CitedSentence, Provenance
 from rag.embed.cached import CachedEmbedder
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
-from rag.text import plural, term_coverage
+from rag.text import plural, term_coverage, tokenize
 from rag.writing.evidence_sentences import HitSentences, defuse_citations, sentence_table
+from rag.writing.findings import Option, Said, slots
 from rag.writing.outline import OUTLINE_LABEL, group_papers, outline, theme_count, themes_of
-from rag.writing.theme_sentence import ThemeSentence, theme_sentences
 from rag.writing.voice import SECTION_NAMES, Turned, Voice, quoted, turn
 
 PROSE_LABEL = "Drafted without a language model from the papers' own sentences (set RAG_LLM_MODEL for a model's prose)"
@@ -48,10 +51,14 @@ LONG_SENTENCE_WORDS = 50
 LONG_SENTENCE_COST = 1.0
 # A sentence the library holds cut short ("... in modern…"): the last resort.
 CUT_SENTENCE_COST = 3.0
-# Connectives that assert nothing, by a sentence's place among the paper sentences of its paragraph; a sentence
-# that passes the check only without its connective goes without it.
-CONNECTIVES = {2: "Similarly,", 4: "In a related line of work,"}
-WITHOUT_CONNECTIVE_COST = 0.05
+# A paper holding at most this many of the topic's terms (title and abstract) matches it on a word only, and is
+# left out unless one of its sentences is this close to the topic in meaning (an image-restoration paper found
+# for "vegetation restoration": "restoration"); a --cite paper always stays.
+ONE_WORD_TERMS = 1
+OFF_TOPIC_SIMILARITY = 0.35
+# A summary is shorter than a draft: at most this many sentences a theme (groups first, then the papers that
+# answer best); the papers left out are listed as found.
+SUMMARY_SENTENCES_PER_THEME = 3
 # Sentences an export ran together are offered one by one, the one sharing most of the topic's terms first.
 PIECE_COST = 0.1
 
@@ -75,35 +82,30 @@ class Accepted:
     checked: Checked
 
 
-def _candidates(topic: str, row: HitSentences, place: int) -> list[Candidate]:
+def _candidates(topic: str, row: HitSentences) -> list[Candidate]:
     """Ways of writing the paper's best sentences for the topic (its abstract's, not a full-text passage's),
-    the cheapest first. Each sentence is offered as turned (with the connective of its ``place``, then
-    without), and a sentence in the citing voice also quoted: the check reads the words a sentence adds (the
-    paper's name, a connective) as words its source does not have, so a turned sentence may fall short where
-    the paper's own words pass."""
+    the cheapest first. Each sentence is offered as turned, and a sentence in the citing voice also quoted: the
+    check reads the words a sentence adds (the paper's name) as words its source does not have, so a turned
+    sentence may fall short where the paper's own words pass."""
     paper = row.hit.paper
     found = []
     ranked = [i for i in row.ranked if i < row.abstract_sentences][:CANDIDATES_PER_PAPER]
     for rank, index in enumerate(ranked):
         pieces = _unglued(defuse_citations(row.sentences[index]))
         for piece, source in enumerate(sorted(pieces, key=lambda p: -term_coverage(topic, p))):
-            found += _ways(source, paper, place, RANK_COST * rank + PIECE_COST * piece, first=index == 0)
+            found += _ways(source, paper, RANK_COST * rank + PIECE_COST * piece, first=index == 0)
     return sorted(found, key=lambda c: c.cost)
 
 
-def _ways(source: str, paper: Paper, place: int, rank: float, first: bool) -> list[Candidate]:
-    """One sentence as turned (with and without the connective of its place) and, in the citing voice, quoted."""
+def _ways(source: str, paper: Paper, rank: float, first: bool) -> list[Candidate]:
+    """One sentence as turned and, in the citing voice, quoted."""
     found = []
     long = LONG_SENTENCE_COST if len(source.split()) > LONG_SENTENCE_WORDS else 0.0
     cut = CUT_SENTENCE_COST if source.rstrip().endswith(("…", "...")) else 0.0
     turned = turn(source, paper)
     for way in [turned, quoted(source, paper)] if turned.voice is Voice.CITING else [turned]:
         background = BACKGROUND_COST if first and way.voice is Voice.VERBATIM else 0.0
-        cost = rank + VOICE_COST[way.voice] + long + cut + background
-        joined = _with_connective(way, place)
-        if joined != way.text:
-            found.append(Candidate(source, way, joined, cost))
-        found.append(Candidate(source, way, way.text, cost + WITHOUT_CONNECTIVE_COST))
+        found.append(Candidate(source, way, way.text, rank + VOICE_COST[way.voice] + long + cut + background))
     return found
 
 
@@ -117,14 +119,6 @@ def _unglued(sentence: str) -> list[str]:
     """``sentence`` cut where sentences run together, each piece without the heading glued to its start."""
     pieces = [p.strip() for p in _GLUED.split(sentence) if p.strip()]
     return [_GLUED_HEADING.sub("", p) + ("" if p.endswith((".", "!", "?", "…")) else ".") for p in pieces]
-
-
-def _with_connective(turned: Turned, place: int) -> str:
-    """The sentence with the connective of its place, where it opens with the paper's name."""
-    connective = CONNECTIVES.get(place)
-    if connective is None or turned.label is None or not turned.text.startswith(turned.label):
-        return turned.text
-    return f"{connective} {turned.text}"
 
 
 def _passes(result: Checked | object, cited: list[int]) -> bool:
@@ -144,7 +138,7 @@ def _paper_sentences(
 ) -> tuple[dict[int, Accepted], int]:
     """Each paper's cheapest sentence that passes the check (checked in batches: all papers' first choices,
     then the next choice of those that failed); how many candidates failed."""
-    candidates = {i: _candidates(topic, rows[i], place) for theme in order for place, i in enumerate(theme)}
+    candidates = {i: _candidates(topic, rows[i]) for theme in order for i in theme}
     tried = dict.fromkeys(candidates, 0)
     accepted: dict[int, Accepted] = {}
     failed = 0  # candidates that did not pass, told in a note
@@ -158,31 +152,6 @@ def _paper_sentences(
                 failed += 1
             tried[i] += 1
     return accepted, failed
-
-
-def _theme_sentences(
-    order: list[list[int]], accepted: dict[int, Accepted], papers: Sequence[Paper], prepared: list[CitedText]
-) -> dict[int, tuple[ThemeSentence, list[int], Checked]]:
-    """Each theme's opening sentence that passes the check, checked after its papers' sentences (so a theme
-    sentence that would repeat one of them is the one dropped)."""
-    options: dict[int, list[tuple[ThemeSentence, list[int]]]] = {}
-    for number, theme in enumerate(order):
-        members = [i for i in theme if i in accepted]
-        others = [papers[i] for i in accepted if i not in members]
-        found = theme_sentences([papers[i] for i in members], others)
-        options[number] = [(t, [members[k] for k in t.cited]) for t in found]
-    chosen: dict[int, tuple[ThemeSentence, list[int], Checked]] = {}
-    shown = [Claim(a.candidate.text, [i + 1]) for i, a in accepted.items()]
-    tried = dict.fromkeys(options, 0)
-    while pending := [n for n in options if n not in chosen and tried[n] < len(options[n])]:
-        offered = [options[n][tried[n]] for n in pending]
-        claims = [Claim(t.text, [i + 1 for i in cited]) for t, cited in offered]
-        results = check_each(claims, papers, prepared, shown)
-        for n, (opener, cited), result in zip(pending, offered, results, strict=True):
-            if _passes(result, [i + 1 for i in cited]) and isinstance(result, Checked):
-                chosen[n] = (opener, cited, result)
-            tried[n] += 1
-    return chosen
 
 
 def _themes(rows: list[HitSentences], embedder: Embedder | None) -> list[list[int]]:
@@ -203,14 +172,32 @@ def _relevance(row: HitSentences) -> float:
     return max(row.match) if row.match else 0.0
 
 
-def extractive_prose(topic: str, papers: Sequence[Paper], embedder: Embedder | None) -> Answer | None:
-    """Paragraphs on ``topic`` from ``papers`` (every one with an abstract gets a sentence if one of its own
-    passes the check), themes and papers in order of relevance; None when no sentence passes."""
+def _on_topic(topic: str, row: HitSentences) -> bool:
+    """Whether the paper matches the topic on more than a word: it holds more than ONE_WORD_TERMS of the topic's
+    terms, or one of its sentences is close to the topic in meaning (a topic of one term: always)."""
+    terms = set(tokenize(topic)) - no_news_terms()
+    held = terms & set(tokenize(row.hit.paper.searchable_text()))
+    if len(terms) <= ONE_WORD_TERMS or len(held) > ONE_WORD_TERMS:
+        return True
+    return row.similarity is not None and max(row.similarity, default=0.0) >= OFF_TOPIC_SIMILARITY
+
+
+def extractive_prose(
+    topic: str,
+    papers: Sequence[Paper],
+    embedder: Embedder | None,
+    keep: frozenset[str] = frozenset(),
+    brief: bool = False,
+) -> Answer | None:
+    """Paragraphs on ``topic`` from ``papers`` (every one with an abstract that matches the topic on more than a
+    word, or is in ``keep``, gets a sentence if one of its own passes the check), themes and papers in order of
+    relevance; ``brief`` (a summary): at most SUMMARY_SENTENCES_PER_THEME sentences a theme. None when no
+    sentence passes."""
     # Each sentence embedded once: the themes are grouped by the vectors the evidence selector made.
     embedder = CachedEmbedder(embedder) if embedder is not None else None
     hits = [Hit(paper, rank, 0.0) for rank, paper in enumerate(papers, start=1)]
     table = sentence_table(topic, [h for h in hits if not h.paper.no_abstract], embedder)
-    rows = {row.hit.rank - 1: row for row in table}
+    rows = {row.hit.rank - 1: row for row in table if row.hit.paper.id in keep or _on_topic(topic, row)}
     usable = sorted(rows)
     if not usable:
         return None
@@ -221,44 +208,99 @@ def extractive_prose(topic: str, papers: Sequence[Paper], embedder: Embedder | N
     accepted, failed = _paper_sentences(topic, themes, rows, papers, prepared)
     if not accepted:
         return None
-    openers = _theme_sentences(themes, accepted, papers, prepared)
-    return _assemble(topic, papers, themes, accepted, openers, failed)
+    written = [
+        _grouped(topic, [i for i in theme if i in accepted], accepted, papers, prepared, embedder) for theme in themes
+    ]
+    if brief:
+        written = [theme[:SUMMARY_SENTENCES_PER_THEME] for theme in written]
+    return _assemble(topic, papers, [theme for theme in written if theme], accepted, failed)
+
+
+# A theme's sentence as written: the option chosen, and its check (None: a paper's own sentence as it passed).
+Written = tuple[Option, Checked | None]
+
+
+def _grouped(
+    topic: str,
+    theme: list[int],
+    accepted: dict[int, Accepted],
+    papers: Sequence[Paper],
+    prepared: list[CitedText],
+    embedder: Embedder | None,
+) -> list[Written]:
+    """The theme's papers grouped by what they found (rag.writing.findings), each slot written with its first
+    option that passes the check; a group none of whose sentences passes is written a paper a sentence."""
+    said = [
+        Said(i, accepted[i].candidate.source, accepted[i].candidate.turned, accepted[i].candidate.text) for i in theme
+    ]
+    if embedder is None or len(said) < 2:
+        return [(_alone(item), None) for item in said]
+    vectors = np.asarray(embedder.embed([item.source for item in said]), dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-12)
+    options = slots(said, vectors, papers, topic)
+    chosen: dict[int, Written] = {}
+    tried = dict.fromkeys(range(len(options)), 0)
+    while pending := [k for k in tried if k not in chosen and tried[k] < len(options[k])]:
+        offered = {k: options[k][tried[k]] for k in pending}
+        checking = {}
+        for k, option in offered.items():
+            if option.kind == "apart" or option.text == accepted[option.papers[0]].candidate.text:
+                chosen[k] = (option, None)  # the papers' own sentences, as they passed alone
+            else:
+                checking[k] = option
+        claims = [Claim(o.text, [i + 1 for i in o.papers]) for o in checking.values()]
+        for (k, option), result in zip(checking.items(), check_each(claims, papers, prepared), strict=True):
+            if _passes(result, [i + 1 for i in option.papers]) and _each_states(option, papers, prepared):
+                chosen[k] = (option, result)  # type: ignore[assignment]
+            tried[k] += 1
+    written: list[Written] = []
+    for k in sorted(chosen):
+        option, checked = chosen[k]
+        if option.kind == "apart":
+            written += [(_alone(item), None) for item in said if item.paper in option.papers]
+        else:
+            written.append((option, checked))
+    return written
+
+
+def _each_states(option: Option, papers: Sequence[Paper], prepared: list[CitedText]) -> bool:
+    """A shared finding passes the check against each other paper of its group alone (one at a time: the
+    screen would drop the same sentence twice in one batch)."""
+    return all(_passes(check_each([Claim(text, [i + 1])], papers, prepared)[0], [i + 1]) for text, i in option.also)
+
+
+def _alone(item: Said) -> Option:
+    return Option(item.text, [item.paper], "single", [item.source], list(item.turned.changes), label=item.turned.label)
 
 
 def _assemble(
     topic: str,
     papers: Sequence[Paper],
-    themes: list[list[int]],
+    themes: list[list[Written]],
     accepted: dict[int, Accepted],
-    openers: dict[int, tuple[ThemeSentence, list[int], Checked]],
     failed: int,
 ) -> Answer:
     """Number the papers in the order their sentences come, and write the paragraphs."""
     numbers: dict[int, int] = {}
     for theme in themes:
-        for i in theme:
-            if i in accepted:
-                numbers[i] = len(numbers) + 1
+        for option, _ in theme:
+            for i in option.papers:
+                numbers.setdefault(i, len(numbers) + 1)
     sentences: list[CitedSentence] = []
     paragraphs: list[str] = []
-    for number, theme in enumerate(themes):
+    for theme in themes:
         written: list[CitedSentence] = []
-        if number in openers:
-            opener, cited, checked = openers[number]
-            provenance = Provenance("theme", "; ".join(opener.phrases))
-            written.append(_cited(checked, [numbers[i] for i in cited], cited, provenance, None))
-        for i in theme:
-            if i in accepted:
-                item = accepted[i]
-                turned = item.candidate.turned
-                changes = list(turned.changes)
-                if item.candidate.text != turned.text:  # the connective before it
-                    changes.append(("", item.candidate.text.removesuffix(turned.text).strip()))
-                provenance = Provenance(turned.voice.value, item.candidate.source, changes)
-                written.append(_cited(item.checked, [numbers[i]], [i], provenance, turned.label))
-        if written:
-            sentences += written
-            paragraphs.append(" ".join(s.text for s in written))
+        for option, checked in theme:
+            cited = [numbers[i] for i in option.papers]
+            if len(option.papers) > 1:
+                provenance = Provenance("grouped", " ".join(option.sources), option.changes)
+            else:
+                item = accepted[option.papers[0]]
+                provenance = Provenance(item.candidate.turned.voice.value, item.candidate.source, option.changes)
+            result = checked if checked is not None else accepted[option.papers[0]].checked
+            written.append(_cited(result, cited, option.papers, provenance, option.label))
+        sentences += written
+        paragraphs.append(" ".join(s.text for s in written))
     order = sorted(numbers, key=numbers.__getitem__)
     uncited = [p for i, p in enumerate(papers) if i not in numbers and not p.no_abstract]
     note = f"{PROSE_LABEL}: {plural(len(order), 'paper')} in {plural(len(paragraphs), 'paragraph')}"
@@ -294,7 +336,12 @@ def _cited(
 
 
 def prose_or_outline(
-    topic: str, papers: Sequence[Paper], embedder: Embedder | None, label: str = OUTLINE_LABEL
+    topic: str,
+    papers: Sequence[Paper],
+    embedder: Embedder | None,
+    label: str = OUTLINE_LABEL,
+    keep: frozenset[str] = frozenset(),
+    brief: bool = False,
 ) -> Answer:
     """The paragraphs, or the outline (with ``label``) when no sentence of any paper passes the check."""
-    return extractive_prose(topic, papers, embedder) or outline(topic, papers, embedder, label)
+    return extractive_prose(topic, papers, embedder, keep, brief) or outline(topic, papers, embedder, label)

@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 
 from rag.check.markers import CITATION_GROUP, expand
-from rag.check.sentences import Answer
+from rag.check.sentences import Answer, CitedSentence
+from rag.records import Paper
+from rag.writing.voice import in_text_label
 
 # Private-use characters: never in what a reader typed, and removed from the text before marking.
 _OPEN, _CLOSE = "\ue000", "\ue001"
@@ -35,18 +37,33 @@ def mark_in_text(text: str, answer: Answer) -> str:
     """``text`` (the answer's, or it as another step rewrote it) with each in-text citation a marker and its
     sentence's own [n] taken out."""
     text = text.replace(_OPEN, "").replace(_CLOSE, "")
+    papers = {c.n: c.paper for c in answer.citations}
     cursor = 0
     for sentence in answer.sentences:
-        if sentence.in_text is None or sentence.in_text_source is None:
-            continue
+        named = _named(sentence, papers)
         at = text.find(sentence.text, cursor)
-        if at < 0 or sentence.in_text not in sentence.text:
+        if not named or at < 0:
             continue
-        n = sentence.in_text_source
-        marked = _without(sentence.text.replace(sentence.in_text, f"{_OPEN}{n}{_CLOSE}", 1), n)
+        marked = sentence.text
+        for label, n in named:
+            marked = _without(marked.replace(label, f"{_OPEN}{n}{_CLOSE}", 1), n)
         text = text[:at] + marked + text[at + len(sentence.text) :]
         cursor = at + len(marked)
     return text
+
+
+def _named(sentence: CitedSentence, papers: dict[int, Paper]) -> list[tuple[str, int]]:
+    """The papers a sentence names as part of its text: its in-text citation, and (a sentence citing several
+    papers: "A (2020) and B (2021) both find ...") each cited paper whose author-year it writes."""
+    named = []
+    if sentence.in_text is not None and sentence.in_text_source is not None and sentence.in_text in sentence.text:
+        named.append((sentence.in_text, sentence.in_text_source))
+    if len(sentence.citations) > 1:
+        for n in sentence.citations:
+            label = in_text_label(papers[n]) if n in papers else None
+            if label and label in sentence.text and all(m != n for _, m in named):
+                named.append((label, n))
+    return named
 
 
 def split_marked(text: str) -> list[str | int]:

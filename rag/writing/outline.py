@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rag.check.claims import split_cited_sentences
+from rag.check.screen import no_news_terms
 from rag.check.sentences import Answer, AnswerMode, Citation
 from rag.embed.types import Embedder
 from rag.records import Paper
@@ -121,29 +122,45 @@ def _theme_words(paper: Paper, stop: frozenset[str]) -> Counter[str]:
 
 # A stem at least this long that starts another stem is the same word in another form.
 SAME_WORD_MIN_STEM = 5
+# A word names a theme when at least this many of its papers hold it (one paper's word names no group).
+MIN_NAME_PAPERS = 2
 
 
 def theme_names(groups: Sequence[Sequence[int]], papers: Sequence[Paper]) -> list[str]:
-    """Each group's most distinctive words (frequent inside it, rare outside). Every paper's words are
-    counted once, whatever the number of themes."""
+    """Each group's most distinctive words: held by a larger share of its papers than of the other groups'
+    (c-TF-IDF style: a one-field library's own words, in every theme, name none of them), and no word (in any
+    of its forms) in two themes' names. Larger themes choose first. A theme nothing sets apart is named by its
+    most frequent words the other names leave free. Every paper's words are counted once."""
     stop = stopwords()
     words = [_theme_words(paper, stop) for paper in papers]
     overall = Counter(w for paper_words in words for w in paper_words)
+    vague = {w for w in overall if set(tokenize(w)) <= no_news_terms()}  # "study", "approach": any paper's
+    taken: list[str] = []  # stems of the words chosen so far, by any theme
     names = []
     for group in groups:
         inside: Counter[str] = Counter()
+        count: Counter[str] = Counter()
         for index in group:
             inside.update(words[index])
-        scored = sorted(inside, key=lambda w: (-inside[w] * math.log(1 + len(papers) / overall[w]), w))
-        names.append(", ".join(_distinct_forms(scored, THEME_NAME_WORDS)) or "other")
+            count.update(words[index].keys())
+        rest = max(1, len(papers) - len(group))
+        share = {w: inside[w] / (TITLE_WORD_WEIGHT * len(group)) for w in inside}
+        outside = {w: (overall[w] - count[w]) / rest for w in inside}
+        enough = min(MIN_NAME_PAPERS, len(group))
+        distinctive = [w for w in inside if share[w] > outside[w] and count[w] >= enough and w not in vague]
+        ranked = sorted(distinctive, key=lambda w: (-share[w] * (share[w] - outside[w]), w))
+        frequent = sorted(inside, key=lambda w: (-inside[w] * math.log(1 + len(papers) / overall[w]), w))
+        chosen = _distinct_forms(ranked or frequent, THEME_NAME_WORDS, taken)
+        names.append(", ".join(chosen) or "other")
     return names
 
 
-def _distinct_forms(words: Iterable[str], count: int) -> list[str]:
+def _distinct_forms(words: Iterable[str], count: int, taken: list[str] | None = None) -> list[str]:
     """The first ``count`` of ``words``, leaving out a word in another form of one already chosen ('cell' after
-    'cells', 'immunity' after 'immune', 'inflammation' after 'inflammatory'): one name says each thing once."""
+    'cells', 'immunity' after 'immune', 'inflammation' after 'inflammatory'): one name says each thing once.
+    ``taken``: stems other names chose (left out too), extended with this name's."""
     chosen: list[str] = []
-    stems: list[str] = []
+    stems: list[str] = [] if taken is None else taken
     for word in words:
         stem = "".join(tokenize(word)) or word
         if not any(_same_word(stem, other) for other in stems):
