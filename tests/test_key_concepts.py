@@ -33,3 +33,16 @@ def test_one_rare_word_alone_or_none_never_refuses() -> None:
     assert not misses_key_concepts("Which controllers are tuned?", hits(BACKSTEPPING))
     assert not misses_key_concepts("How are controllers combined?", hits(BACKSTEPPING))
     assert not misses_key_concepts("How is model predictive control tuned for industrial processes?", [])
+
+
+def test_holding_fewer_than_half_of_the_rare_terms_is_another_subject() -> None:
+    """A library on restoration that mentions habitats does not answer a question on beavers in streams."""
+    restoration = Paper(
+        id="r",
+        title="Responses of species to hydromorphological restoration",
+        text="All taxonomic groups responded positively to restoration, with more habitat diversity after it.",
+    )
+    question = "How does reintroducing beavers affect stream habitat restoration?"
+    assert misses_key_concepts(question, hits(restoration))
+    beavers = Paper(id="b", title="Beavers reintroduced", text="Reintroducing beavers raised stream habitat diversity.")
+    assert not misses_key_concepts(question, hits(restoration, beavers))
