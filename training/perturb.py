@@ -137,6 +137,41 @@ OPENERS = re.compile(
     r"Our (?:results|findings) (?:show|suggest|indicate) that|Results:?)\s+",
     re.I,
 )
+# Rewordings that keep the meaning, above all words of direction said the same way: a faithful sentence need not
+# share its source's words, and the judge must learn that "rose" restates "increased" while "fell" reverses it.
+SYNONYMS = [
+    ("increased", "rose"),
+    ("increase", "rise"),
+    ("decreased", "declined"),
+    ("decrease", "decline"),
+    ("reduced", "lowered"),
+    ("reduction", "decrease"),
+    ("improved", "enhanced"),
+    ("higher", "greater"),
+    ("showed", "demonstrated"),
+    ("show", "demonstrate"),
+    ("found", "observed"),
+    ("examined", "investigated"),
+    ("associated with", "linked to"),
+    ("approximately", "about"),
+    ("compared with", "relative to"),
+    ("compared to", "relative to"),
+    ("results", "findings"),
+    ("method", "approach"),
+    ("use", "employ"),
+    ("used", "employed"),
+    ("suggest", "indicate"),
+    ("significantly", "markedly"),
+    ("important", "key"),
+    ("large", "substantial"),
+    ("participants", "subjects"),
+    ("however", "yet"),
+    ("therefore", "thus"),
+]
+PARENTHESES = re.compile(r"\s*\([^()]{1,80}\)")
+LEADING_PHRASE = re.compile(r"^(?:In|Using|Among|For|With|After|During|Across|Based on|Compared with)\b[^,]{3,60},\s+")
+DECIMAL = re.compile(r"(?<![\w.])(\d+)\.(\d{2,})(?![\w.])")
+HEDGES = ["The results suggest that ", "The findings indicate that ", "It appears that "]
 NEGATABLE = re.compile(r"\b(is|are|was|were|can|could|did|does|do|has|have|will|should)\b(?! not)")
 NEGATED = re.compile(r"\b(is|are|was|were|can|could|did|does|do|has|have|will|should) not\b|\bno\b|\bnot\b")
 NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]*\d{3})(\s?%|\s?(?:ms|s|mg|kg|years|patients|participants))?")
@@ -216,18 +251,40 @@ def add_detail(sentence: str, rng: random.Random) -> str | None:
     return body + rng.choice(DETAILS) + "."
 
 
+def reworded(text: str, rng: random.Random) -> str:
+    """The same statement in other words: synonyms, a parenthesis or a leading phrase left out, a number
+    rounded; each with some chance, so that many faithful sentences share few words with their source."""
+    pairs = SYNONYMS[:]
+    rng.shuffle(pairs)
+    for old, new in pairs[:8]:
+        if rng.random() < 0.6 and re.search(rf"\b{re.escape(old)}\b", text):
+            text = _sub_word(text, old, new)
+    if rng.random() < 0.5:
+        text = PARENTHESES.sub("", text)
+    if rng.random() < 0.4 and len(LEADING_PHRASE.sub("", text).split()) >= MIN_WORDS:
+        text = LEADING_PHRASE.sub("", text)
+        text = text[:1].upper() + text[1:]
+    if rng.random() < 0.5:
+        text = DECIMAL.sub(lambda m: f"{m.group(1)}.{m.group(2)[0]}", text, count=1)
+    return text
+
+
 def faithful(sentence: str, rng: random.Random) -> str:
     text = OPENERS.sub("", sentence)
     text = re.sub(r"\bwe\b", "the authors", text[:1].upper() + text[1:])
     text = re.sub(r"^We\b", "The authors", text)
     text = re.sub(r"\bour\b", "their", text)
+    if rng.random() < 0.7:
+        text = reworded(text, rng)
     choice = rng.random()
-    if choice < 0.3 and ", and " in text:
+    if choice < 0.25 and ", and " in text:
         head = text.split(", and ")[0]
         if len(head.split()) >= MIN_WORDS:
             text = head.rstrip(".") + "."
-    elif choice < 0.6:
+    elif choice < 0.55:
         text = rng.choice(ATTRIBUTIONS) + text[:1].lower() + text[1:]
+    elif choice < 0.65:
+        text = rng.choice(HEDGES) + text[:1].lower() + text[1:]
     return text
 
 
