@@ -32,6 +32,8 @@ MEASURE = """() => {
     page: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     plot: box(document.getElementById('frame')),
     labels: shown.map(t => [t.textContent, ...box(t)]),
+    marked: shown.filter(t => t.dataset.marked === '1').map(t => [t.textContent, ...box(t)]),
+    points: [...document.querySelectorAll('#map circle')].map(box),
     hidden: document.querySelectorAll('#map text.crowded').length,
     note: document.getElementById('crowded').textContent,
   };
@@ -63,6 +65,8 @@ class Fit:
     labels: list[tuple[str, float, float, float, float]]
     hidden: int
     note: str
+    marked: list[tuple[str, float, float, float, float]]
+    points: list[tuple[float, float, float, float]]
 
     def plot_outside_window(self) -> bool:
         left, top, right, bottom = self.plot
@@ -87,6 +91,17 @@ class Fit:
                 if min(ax1, bx1) - max(ax0, bx0) > TOLERANCE and min(ay1, by1) - max(ay0, by0) > TOLERANCE:
                     pairs.append((a, b))
         return pairs
+
+    def marked_over_points(self) -> list[str]:
+        """Marked papers' citekeys that cover a point."""
+        return [
+            text
+            for text, x0, y0, x1, y1 in self.marked
+            if any(
+                min(x1, px1) - max(x0, px0) > TOLERANCE and min(y1, py1) - max(y0, py0) > TOLERANCE
+                for px0, py0, px1, py1 in self.points
+            )
+        ]
 
     def plot_side(self) -> float:
         return min(self.plot[2] - self.plot[0], self.plot[3] - self.plot[1])
@@ -116,6 +131,8 @@ class Window:
             [tuple(label) for label in found["labels"]],
             found["hidden"],
             found["note"],
+            [tuple(label) for label in found["marked"]],
+            [tuple(point) for point in found["points"]],
         )
 
     def screenshot(self, path: Path) -> Path:

@@ -76,6 +76,7 @@ def test_the_map_fits_the_window_and_every_label_the_plot(
         if name == "500":
             shown = {label[0] for label in fit.labels}
             assert "author7_distributed_training_2007" in shown, "a must-cite paper is always labelled"
+            assert fit.marked and not fit.marked_over_points(), fit.marked_over_points()
             assert sum(1 for text in shown if ". " in text) >= 3, "theme names are shown"
 
 

@@ -63,6 +63,7 @@ circle.cite{stroke:MUST_CITE;stroke-width:3}
 circle.match{stroke:#000;stroke-width:2.5}
 circle.dim,text.dim{opacity:.12}
 text{pointer-events:none;font-family:system-ui,sans-serif}
+line.leader{stroke:#555;stroke-width:.6;pointer-events:none}
 text.crowded{display:none}
 text.theme{font-weight:bold;paint-order:stroke;stroke:#fff;stroke-width:4px}
 #tip{position:fixed;max-width:380px;background:#fff;border:1px solid #999;border-radius:4px;padding:6px 8px;
@@ -83,13 +84,22 @@ const labels=svg.querySelectorAll("text[data-i]");
 const haystack=data.points.map(p=>[p[0],p[1],p[2]===null?"":String(p[2]),p[3]].join(" ").toLowerCase());
 // Labels placed with the browser's own text sizes: each where it stays inside the plot and covers no label placed
 // before it (marked papers' citekeys, then theme names, then the other citekeys), or left out when nowhere is free.
-const WIDTH=svg.viewBox.baseVal.width,HEIGHT=svg.viewBox.baseVal.height,PAD=2,placed=[];
+// A marked paper's citekey is read first: it also takes a spot that covers no point when there is one.
+const WIDTH=svg.viewBox.baseVal.width,HEIGHT=svg.viewBox.baseVal.height,PAD=2,GAP=1,FAR_RINGS=8,placed=[];
 function bounds(t){const b=t.getBBox();return {x:b.x,y:b.y,w:b.width,h:b.height};}
 function inPlot(b){return b.x>=PAD&&b.y>=PAD&&b.x+b.w<=WIDTH-PAD&&b.y+b.h<=HEIGHT-PAD;}
-function free(b){return placed.every(o=>b.x>=o.x+o.w||o.x>=b.x+b.w||b.y>=o.y+o.h||o.y>=b.y+b.h);}
+// A pixel apart at least: boxes that only touch would overlap by rounding once the window is resized.
+function apart(b,o){return b.x>=o.x+o.w+GAP||o.x>=b.x+b.w+GAP||b.y>=o.y+o.h+GAP||o.y>=b.y+b.h+GAP;}
+function free(b){return placed.every(o=>apart(b,o));}
+const dots=[...circles].map(c=>{const r=+c.getAttribute("r");
+  return {x:+c.getAttribute("cx")-r,y:+c.getAttribute("cy")-r,w:2*r,h:2*r};});
+function clearOfPoints(b){return dots.every(o=>apart(b,o));}
 function put(t,x,y,anchor){t.setAttribute("x",x);t.setAttribute("y",y);t.setAttribute("text-anchor",anchor);}
-function place(t,spots){
-  for(const s of spots){put(t,...s);const b=bounds(t);if(inPlot(b)&&free(b)){placed.push(b);return true;}}
+function place(t,spots,avoidPoints){
+  for(const strict of avoidPoints?[true,false]:[false]){
+    for(const s of spots){put(t,...s);const b=bounds(t);
+      if(inPlot(b)&&free(b)&&(!strict||clearOfPoints(b))){placed.push(b);return true;}}
+  }
   t.classList.add("crowded");return false;
 }
 function themeSpots(t){
@@ -101,12 +111,28 @@ function themeSpots(t){
 function keySpots(t){
   const c=byIndex[+t.dataset.i],x=+c.getAttribute("cx"),y=+c.getAttribute("cy"),r=+c.getAttribute("r")+1;
   const h=bounds(t).h,mid=y+h*0.3;
-  return [[x+r,mid,"start"],[x-r,mid,"end"],[x,y-r-1,"middle"],[x,y+r+h*0.75,"middle"],
+  const near=[[x+r,mid,"start"],[x-r,mid,"end"],[x,y-r-1,"middle"],[x,y+r+h*0.75,"middle"],
     [x+r,y-r,"start"],[x-r,y-r,"end"],[x+r,y+r+h*0.6,"start"],[x-r,y+r+h*0.6,"end"]];
+  if(t.dataset.marked!=="1"){return near;}
+  // Further out, ring by ring, for a marked citekey whose near spots all cover points (joined to it by a line).
+  const far=[];
+  for(let k=1;k<=FAR_RINGS;k++){const d=r+k*h;
+    far.push([x+d,mid,"start"],[x-d,mid,"end"],[x,y-d,"middle"],[x,y+d+h*0.75,"middle"],
+      [x+d,y-d,"start"],[x-d,y-d,"end"],[x+d,y+d+h*0.6,"start"],[x-d,y+d+h*0.6,"end"]);}
+  return near.concat(far);
+}
+// A marked citekey placed away from its point: a thin line from the point to the label's nearest edge.
+function leader(t){
+  const c=byIndex[+t.dataset.i],x=+c.getAttribute("cx"),y=+c.getAttribute("cy"),r=+c.getAttribute("r"),b=bounds(t);
+  const lx=Math.min(Math.max(x,b.x),b.x+b.w),ly=Math.min(Math.max(y,b.y),b.y+b.h);
+  if(Math.hypot(lx-x,ly-y)<=r+b.h){return;}
+  const line=document.createElementNS(svg.namespaceURI,"line");
+  line.setAttribute("x1",x);line.setAttribute("y1",y);line.setAttribute("x2",lx);line.setAttribute("y2",ly);
+  line.setAttribute("class","leader");t.parentNode.insertBefore(line,t);
 }
 let crowded=0;
 const marked=[...labels].filter(t=>t.dataset.marked==="1"),rest=[...labels].filter(t=>t.dataset.marked!=="1");
-marked.forEach(t=>{if(!place(t,keySpots(t))){crowded++;}});
+marked.forEach(t=>{if(place(t,keySpots(t),true)){leader(t);}else{crowded++;}});
 svg.querySelectorAll("text.theme").forEach(t=>{if(!place(t,themeSpots(t))){crowded++;}});
 rest.forEach(t=>{if(!place(t,keySpots(t))){crowded++;}});
 if(crowded){
