@@ -20,6 +20,7 @@ from rag.index.layout import LLM_CACHE_DIR as CACHE_DIR
 from rag.llm import PLACEHOLDERS, check, cost, load_prompt
 from rag.services import Context, SearchRequest, SummaryRequest, WritingOptions, ask, summarize
 from rag.services import read as read_service
+from rag.writing.extractive_draft import SUMMARY_SENTENCES_PER_THEME
 
 runner = CliRunner()
 NO_CACHE = WritingOptions(cache=False)
@@ -248,7 +249,11 @@ def test_without_model_summaries_and_drafts_are_paragraphs_of_the_papers_own_sen
     assert "\n- " not in answer.text and "\n\n" in answer.text, "paragraphs, one per theme, not a list"
     assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} == {c.n for c in answer.citations}
     assert len(answer.citations) + len(answer.uncited) == 20, "every paper cited, or listed as not cited"
-    assert len(answer.citations) >= 15
+    paragraphs = answer.text.split("\n\n")
+    assert all(len(re.findall(r"\[\d+\]", p)) <= SUMMARY_SENTENCES_PER_THEME for p in paragraphs), (
+        "shorter than a draft"
+    )
+    assert len(answer.citations) >= 2 * SUMMARY_SENTENCES_PER_THEME
     assert all(s.support is not None and s.support.is_top for s in answer.sentences), "every sentence checked"
     result = runner.invoke(app, ["draft", "mixture of experts", "--format", "latex"])
     assert result.exit_code == 0 and "\\cite{" in result.stdout

@@ -56,6 +56,9 @@ CUT_SENTENCE_COST = 3.0
 # for "vegetation restoration": "restoration"); a --cite paper always stays.
 ONE_WORD_TERMS = 1
 OFF_TOPIC_SIMILARITY = 0.35
+# ...in a topic of more terms than this: one of two terms is half the topic ("distributed training" papers for
+# "decentralized training"), not a word in passing.
+FEW_TOPIC_TERMS = 2
 # A summary is shorter than a draft: at most this many sentences a theme (groups first, then the papers that
 # answer best); the papers left out are listed as found.
 SUMMARY_SENTENCES_PER_THEME = 3
@@ -174,10 +177,10 @@ def _relevance(row: HitSentences) -> float:
 
 def _on_topic(topic: str, row: HitSentences) -> bool:
     """Whether the paper matches the topic on more than a word: it holds more than ONE_WORD_TERMS of the topic's
-    terms, or one of its sentences is close to the topic in meaning (a topic of one term: always)."""
+    terms, or one of its sentences is close to the topic in meaning (a topic of FEW_TOPIC_TERMS terms: always)."""
     terms = set(tokenize(topic)) - no_news_terms()
     held = terms & set(tokenize(row.hit.paper.searchable_text()))
-    if len(terms) <= ONE_WORD_TERMS or len(held) > ONE_WORD_TERMS:
+    if len(terms) <= FEW_TOPIC_TERMS or len(held) > ONE_WORD_TERMS:
         return True
     return row.similarity is not None and max(row.similarity, default=0.0) >= OFF_TOPIC_SIMILARITY
 
