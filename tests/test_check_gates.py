@@ -25,9 +25,9 @@ MISCITED = r"Drinking coffee after noon reduces sleep quality \citep{yuan2022}."
 TURNED = r"Drinking coffee after noon left the sleep quality of adults unchanged \citep{smith2020}."
 
 
-def checked(tmp_path: Path, sentence: str, model: FitModel) -> CitationCheck:
+def checked(tmp_path: Path, sentence: str, model: FitModel, entries: str = BIB) -> CitationCheck:
     bib = tmp_path / "refs.bib"
-    bib.write_text(BIB, encoding="utf-8")
+    bib.write_text(entries, encoding="utf-8")
     ctx = Context(load_settings())
     ingest(ctx, [bib])
     manuscript = read_latex(sentence, "paper.tex")
@@ -94,4 +94,21 @@ def test_a_sentence_naming_the_cited_papers_author_is_never_the_wrong_paper(tmp_
     its abstract fits the rest of the sentence."""
     named = MISCITED.replace("Drinking coffee", "As in Yuan's study, drinking coffee")
     check = checked(tmp_path, named, replace(shipped(), clearly_stated=0.0, clearly_fits=0.0))
+    assert check.verdict is not Verdict.WRONG_PAPER and not check.flagged
+
+
+@needs_model
+def test_a_textbook_is_never_the_wrong_paper(tmp_path: Path) -> None:
+    """A generic citation: a textbook cited for its field, whose description states nothing specific (the same
+    sentence citing the same text as an article is the wrong paper: test_the_wrong_paper_only_where...)."""
+    book = BIB.replace("@article{yuan2022", "@book{yuan2022")
+    check = checked(tmp_path, MISCITED, replace(shipped(), clearly_stated=0.0, clearly_fits=0.0), book)
+    assert check.verdict is not Verdict.WRONG_PAPER and not check.flagged
+
+
+@needs_model
+def test_a_sentence_leading_into_an_equation_is_never_the_wrong_paper(tmp_path: Path) -> None:
+    """What it is about is the equation that follows it."""
+    lead_in = MISCITED.replace("reduces sleep quality", "changes sleep quality as follows:").replace(".", "")
+    check = checked(tmp_path, lead_in, replace(shipped(), clearly_stated=0.0, clearly_fits=0.0))
     assert check.verdict is not Verdict.WRONG_PAPER and not check.flagged

@@ -17,7 +17,15 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 
 from rag.check.model_judge import judge_with_model
-from rag.check.paper_fit import CONTEXT_SENTENCES, FitModel, ManuscriptScores, Pair, features, load_fit_model
+from rag.check.paper_fit import (
+    CONTEXT_SENTENCES,
+    FitModel,
+    ManuscriptScores,
+    Pair,
+    features,
+    generic_citation,
+    load_fit_model,
+)
 from rag.check.policy import MANUSCRIPT
 from rag.check.reading import CitedText, describe, read_against
 from rag.check.scoring import SourceScore, score_against_group, score_against_sources
@@ -162,8 +170,9 @@ class ManuscriptChecker:
         if paper.retracted:
             return CitationCheck(cite, text, Verdict.RETRACTED, "the paper was retracted", paper=paper, fit=fit)
         # A paper known by its title alone cannot be judged either way, and one whose author the sentence names
-        # ("Bell's theorem") is the one meant: neither is ever called the wrong one.
+        # ("Bell's theorem") is the one meant: neither is ever called the wrong one; nor is a generic citation.
         wrong = fit is not None and threshold is not None and fit < threshold and not paper.no_abstract and not named
+        wrong = wrong and not generic_citation(text, paper)
         if paper.no_abstract:
             check = CitationCheck(cite, text, Verdict.CANNOT_CHECK, TITLE_ONLY, paper=paper, fit=fit)
         else:
