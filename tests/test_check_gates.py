@@ -7,14 +7,16 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from conftest import needs_model
 from test_check import BIB
 
 from rag.check.manuscript import ManuscriptChecker
-from rag.check.paper_fit import FitModel, load_fit_model
+from rag.check.paper_fit import FitModel, generic_citation, load_fit_model
 from rag.check.verdicts import UNREADABLE_ENTRY, CitationCheck, Verdict
 from rag.config import load_settings
 from rag.manuscripts import read_latex
+from rag.records import Paper
 from rag.services.check import check, library_view
 from rag.services.context import Context
 from rag.services.ingest import ingest
@@ -112,3 +114,19 @@ def test_a_sentence_leading_into_an_equation_is_never_the_wrong_paper(tmp_path: 
     lead_in = MISCITED.replace("reduces sleep quality", "changes sleep quality as follows:").replace(".", "")
     check = checked(tmp_path, lead_in, replace(shipped(), clearly_stated=0.0, clearly_fits=0.0))
     assert check.verdict is not Verdict.WRONG_PAPER and not check.flagged
+
+
+@pytest.mark.parametrize(
+    ("sentence", "generic"),
+    [
+        ("For a full list of regions and their coordinates, see.", True),  # "see [x]" with the key taken out
+        ("Cortical thickness declines with age (see for a review).", True),
+        ("The probability of a trajectory of length T is then:", True),  # leads into an equation
+        ("As we will see, the model converges.", False),
+        ("Caffeine intake reduces sleep quality in adults.", False),
+        ("Itself a problem, the schedule was kept.", False),
+    ],
+)
+def test_generic_citations_are_told_by_their_sentence(sentence: str, generic: bool) -> None:
+    assert generic_citation(sentence, Paper(id="p", text="An abstract.")) is generic
+    assert generic_citation("Caffeine reduces sleep.", Paper(id="b", text="A blurb.", item_type="book"))
