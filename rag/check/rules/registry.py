@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.check.rules import denials, directions, kinds, names, numbers, strength, swaps
+from rag.check.rules import comparisons, denials, directions, kinds, names, numbers, strength, swaps
 from rag.check.rules.facts import SourceFacts, fold
 from rag.check.rules.finding import Finding
 from rag.check.rules.rule import Comparison, Rule, Stage
@@ -21,6 +21,7 @@ RULES: tuple[Rule, ...] = (
     directions.RULE,
     denials.RULE,
     strength.RULE,
+    comparisons.RULE,
 )
 BY_CODE = {rule.code: rule for rule in RULES}
 

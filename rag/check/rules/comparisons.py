@@ -1,0 +1,116 @@
+"""A comparison turned around: the sentence says A is more (higher, stronger, ...) than B where its source says
+B is more than A ("stronger in grasslands than in forests" for "a stronger response in forest than in
+grassland"; "placebo ... less likely to recur than SER-109" for "SER-109 led to less frequent recurrence than
+placebo"). Said the other way round ("B is weaker than A") it is the same comparison, and passes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rag.check.rules.finding import Finding
+from rag.check.rules.rule import Comparison, Example, Rule, Stage
+from rag.text import tokenize
+
+CODE = "reversed-comparison"
+MORE = re.compile(
+    r"more|higher|greater|larger|bigger|better|stronger|faster|longer|superior|heavier|older|earlier|increased"
+)
+LESS = re.compile(r"less|lower|fewer|smaller|worse|weaker|slower|shorter|inferior|lighter|younger|later|reduced")
+THAN = re.compile(r"\bthan\b|\b(?:as )?compared (?:with|to)\b|\brelative to\b", re.IGNORECASE)
+_WORD = re.compile(r"[\w-]+")
+# The comparative stands at most this many words before "than"; the first thing compared within this many words
+# before the comparative, the second within this many after "than" (up to a comma or parenthesis).
+COMPARATIVE_REACH = 10
+SIDE_WORDS = 6
+_CLAUSE_END = re.compile(r"[,;:(]")
+# Sources are read folded (lower case), so sentences end at a full stop and a space, whatever follows.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One comparison of a sentence: its direction (+1 more, -1 less) and the terms on each side of it."""
+
+    sign: int
+    first: frozenset[str]
+    second: frozenset[str]
+
+
+def comparisons_in(sentence: str) -> list[Compared]:
+    found = []
+    for match in THAN.finditer(sentence):
+        head = _WORD.findall(sentence[: match.start()])
+        at = next((i for i in range(len(head) - 1, -1, -1) if _sign(head[i])), None)
+        if at is None or len(head) - at > COMPARATIVE_REACH:
+            continue
+        tail = _CLAUSE_END.split(sentence[match.end() :], maxsplit=1)[0]
+        first = head[max(at - SIDE_WORDS, 0) : at] + head[at + 1 :]
+        second = _WORD.findall(tail)[:SIDE_WORDS]
+        found.append(
+            Compared(_sign(head[at]), frozenset(tokenize(" ".join(first))), frozenset(tokenize(" ".join(second))))
+        )
+    return found
+
+
+def _sign(word: str) -> int:
+    lowered = word.lower()
+    return 1 if MORE.fullmatch(lowered) else -1 if LESS.fullmatch(lowered) else 0
+
+
+@lru_cache(maxsize=4_096)
+def _source_comparisons(folded: str) -> tuple[Compared, ...]:
+    return tuple(
+        c for sentence in _SENTENCE_END.split(folded) if THAN.search(sentence) for c in comparisons_in(sentence)
+    )
+
+
+def turned_around(said: Compared, source: Compared) -> bool:
+    """The same direction with the two sides swapped: each side of the sentence's comparison holds a term of the
+    source's other side, and what the sentence compares against ("than B") is not what the source compares
+    against (the attribute compared, "response", "recurrence", may stand on the first side of both)."""
+    mine_first, mine_second = said.first - said.second, said.second - said.first
+    theirs_first, theirs_second = source.first - source.second, source.second - source.first
+    crossed = bool(mine_first & theirs_second) and bool(mine_second & theirs_first)
+    return said.sign == source.sign and crossed and not mine_second & theirs_second
+
+
+def find(c: Comparison) -> list[Finding]:
+    mine = comparisons_in(c.sentence)
+    if not mine:
+        return []
+    for facts in c.cited:
+        for source in _source_comparisons(facts.folded):
+            for said in mine:
+                if turned_around(said, source):
+                    return [Finding(CODE, " ".join(sorted(said.first)), " ".join(sorted(source.first)))]
+    return []
+
+
+def describe(finding: Finding, cited: str, other: str | None) -> str:
+    return (
+        f"compares the other way round: {cited} has '{finding.source_says}' on the side where it has '{finding.said}'"
+    )
+
+
+SOURCE = "Soil carbon showed a stronger response in forest than in grassland."
+RULE = Rule(
+    CODE,
+    reverses=True,
+    stage=Stage.PRESENCE,
+    find=find,
+    describe=describe,
+    must_find=(
+        Example("The soil carbon response was stronger in grasslands than in forests.", SOURCE),
+        Example(
+            "Patients given placebo were less likely to have a recurrence than those given SER-109.",
+            "SER-109 led to less frequent recurrence than placebo in every stratum.",
+        ),
+    ),
+    must_pass=(
+        Example("The soil carbon response was stronger in forests than in grasslands.", SOURCE),
+        Example("The soil carbon response was weaker in grasslands than in forests.", SOURCE),
+        Example("Soil carbon responded to fire in forests and grasslands.", SOURCE),
+    ),
+)
