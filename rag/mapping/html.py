@@ -111,14 +111,14 @@ function themeSpots(t){
 function keySpots(t){
   const c=byIndex[+t.dataset.i],x=+c.getAttribute("cx"),y=+c.getAttribute("cy"),r=+c.getAttribute("r")+1;
   const h=bounds(t).h,mid=y+h*0.3;
-  const near=[[x+r,mid,"start"],[x-r,mid,"end"],[x,y-r-1,"middle"],[x,y+r+h*0.75,"middle"],
-    [x+r,y-r,"start"],[x-r,y-r,"end"],[x+r,y+r+h*0.6,"start"],[x-r,y+r+h*0.6,"end"]];
+  // Eight spots around the point at distance d (the one above it raised by lift).
+  const ring=(d,lift)=>[[x+d,mid,"start"],[x-d,mid,"end"],[x,y-d-lift,"middle"],[x,y+d+h*0.75,"middle"],
+    [x+d,y-d,"start"],[x-d,y-d,"end"],[x+d,y+d+h*0.6,"start"],[x-d,y+d+h*0.6,"end"]];
+  const near=ring(r,1);
   if(t.dataset.marked!=="1"){return near;}
   // Further out, ring by ring, for a marked citekey whose near spots all cover points (joined to it by a line).
   const far=[];
-  for(let k=1;k<=FAR_RINGS;k++){const d=r+k*h;
-    far.push([x+d,mid,"start"],[x-d,mid,"end"],[x,y-d,"middle"],[x,y+d+h*0.75,"middle"],
-      [x+d,y-d,"start"],[x-d,y-d,"end"],[x+d,y+d+h*0.6,"start"],[x-d,y+d+h*0.6,"end"]);}
+  for(let k=1;k<=FAR_RINGS;k++){far.push(...ring(r+k*h,0));}
   return near.concat(far);
 }
 // A marked citekey placed away from its point: a thin line from the point to the label's nearest edge.

@@ -114,6 +114,12 @@ def close_to_best(hits: Sequence[Hit]) -> list[Hit]:
     return [h for h in hits if h.score >= CLOSE_TO_BEST * best]
 
 
+def answer_evidence(question: str, hits: Sequence[Hit], min_relevance: float) -> list[Hit]:
+    """The hits an answer, a table or a model's prompt draws on: evidence for the question (``is_evidence``),
+    close to the best of them."""
+    return close_to_best([h for h in hits if is_evidence(h, question, min_relevance)])
+
+
 def misses_key_concepts(question: str, hits: Sequence[Hit]) -> bool:
     """Whether the question has MIN_KEY_TERMS rare terms or more and ``hits`` (title, abstract, passage) hold
     fewer than KEY_TERMS_HELD of them."""
@@ -137,7 +143,7 @@ def quoted_answer(question: str, hits: Sequence[Hit], quotes: Sequence[Quote]) -
 def extractive_answer(question: str, hits: Sequence[Hit], embedder: Embedder | None, min_relevance: float) -> Answer:
     """A bullet for each paper whose quote answers the question (at most MAX_ANSWER_SENTENCES: a ceiling, not
     a quota); the other papers found are named under it; no quote answers: "Insufficient evidence"."""
-    evidence = close_to_best([h for h in hits if is_evidence(h, question, min_relevance)])
+    evidence = answer_evidence(question, hits, min_relevance)
     table = sentence_table(question, evidence, embedder) if evidence else []
     quotes = choose_quotes(table)
     if misses_key_concepts(question, [q.hit for q in quotes]):

@@ -26,11 +26,11 @@ from rag.errors import SchemaRefusedError
 from rag.llm.prompts import load_prompt
 from rag.llm.types import CHARS_PER_TOKEN, ChatModel, Completion, OnToken, Usage
 from rag.records import Hit, Paper
-from rag.writing.evidence_sentences import is_evidence, related_without_abstract, sentence_table
+from rag.writing.evidence_sentences import related_without_abstract, sentence_table
 from rag.writing.extractive import (
     Quote,
+    answer_evidence,
     choose_quotes,
-    close_to_best,
     misses_key_concepts,
     quoted_answer,
     refusal,
@@ -190,7 +190,7 @@ class Composer:
         """A cited answer, or a refusal (without calling the model) when nothing is relevant; quotes from the
         papers instead when no sentence is supported or none is about the question, and under it when the model
         kept fewer supported sentences than there are quotes."""
-        evidence_hits = close_to_best([h for h in hits if is_evidence(h, question, min_relevance)])
+        evidence_hits = answer_evidence(question, hits, min_relevance)
         related = related_without_abstract(hits, question, min_relevance)
         if not evidence_hits or misses_key_concepts(question, evidence_hits):
             answer = refusal(question, hits)

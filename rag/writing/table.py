@@ -18,8 +18,8 @@ from rag.check.sources import author_year
 from rag.corpus.roles import strip_label
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper, Passage
-from rag.writing.evidence_sentences import FINDING_AT, HitSentences, is_evidence, sentence_table
-from rag.writing.extractive import Quote, choose_quotes, close_to_best, misses_key_concepts, refusal
+from rag.writing.evidence_sentences import FINDING_AT, HitSentences, sentence_table
+from rag.writing.extractive import Quote, answer_evidence, choose_quotes, misses_key_concepts, refusal
 
 # The columns of a table, in order, as every format names them.
 COLUMNS = ("citekey", "author_year", "studied", "finding", "numbers")
@@ -130,7 +130,7 @@ def evidence_table(
 ) -> EvidenceTable:
     """A row for each paper whose quote answers ``question`` (at most ``limit``: a ceiling, not a quota), the
     best first; none answers: no rows, and the refusal ``rag ask`` would give."""
-    evidence = close_to_best([h for h in hits if is_evidence(h, question, min_relevance)])
+    evidence = answer_evidence(question, hits, min_relevance)
     table = sentence_table(question, evidence, embedder, findings=True) if evidence else []
     quotes = choose_quotes(table, limit)
     if not quotes or misses_key_concepts(question, [q.hit for q in quotes]):

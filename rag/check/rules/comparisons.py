@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rag.check.rules.finding import Finding
+from rag.check.rules.polarity import words
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
 from rag.text import tokenize
 
@@ -19,7 +20,6 @@ MORE = re.compile(
 )
 LESS = re.compile(r"less|lower|fewer|smaller|worse|weaker|slower|shorter|inferior|lighter|younger|later|reduced")
 THAN = re.compile(r"\bthan\b|\b(?:as )?compared (?:with|to)\b|\brelative to\b", re.IGNORECASE)
-_WORD = re.compile(r"[\w-]+")
 # The comparative stands at most this many words before "than"; the first thing compared within this many words
 # before the comparative, the second within this many after "than" (up to a comma or parenthesis).
 COMPARATIVE_REACH = 10
@@ -41,13 +41,13 @@ class Compared:
 def comparisons_in(sentence: str) -> list[Compared]:
     found = []
     for match in THAN.finditer(sentence):
-        head = _WORD.findall(sentence[: match.start()])
+        head = words(sentence[: match.start()])
         at = next((i for i in range(len(head) - 1, -1, -1) if _sign(head[i])), None)
         if at is None or len(head) - at > COMPARATIVE_REACH:
             continue
         tail = _CLAUSE_END.split(sentence[match.end() :], maxsplit=1)[0]
         first = head[max(at - SIDE_WORDS, 0) : at] + head[at + 1 :]
-        second = _WORD.findall(tail)[:SIDE_WORDS]
+        second = words(tail)[:SIDE_WORDS]
         found.append(
             Compared(_sign(head[at]), frozenset(tokenize(" ".join(first))), frozenset(tokenize(" ".join(second))))
         )
@@ -55,8 +55,8 @@ def comparisons_in(sentence: str) -> list[Compared]:
 
 
 def _sign(word: str) -> int:
-    lowered = word.lower()
-    return 1 if MORE.fullmatch(lowered) else -1 if LESS.fullmatch(lowered) else 0
+    """+1 / -1 / 0 for a lower-cased word (polarity.words)."""
+    return 1 if MORE.fullmatch(word) else -1 if LESS.fullmatch(word) else 0
 
 
 @lru_cache(maxsize=4_096)
