@@ -62,7 +62,7 @@ CONNECTIVE_WORDS = ("Similarly,", "In a related line of work,", "In contrast,", 
 _CONNECTIVE = re.compile("|".join(re.escape(c) for c in CONNECTIVE_WORDS))
 # Words the generator itself writes: connectives, the theme sentence's frame, the quotation's attribution, the
 # naming of a paper ("The results of X", "the study by X") and of several ("A and B both find").
-TEMPLATE_WORDS = content_words(" ".join(CONNECTIVE_WORDS) + " several works address write writes that et al both")
+TEMPLATE_WORDS = content_words(" ".join(CONNECTIVE_WORDS) + " several works address write writes that et al both aimed")
 _QUOTATION = re.compile(r"“[^”]*”")
 _FIRST_PERSON = re.compile(r"\b(?:we|our|us|ours|ourselves)\b", re.IGNORECASE)
 NO_WRITES = WritingOptions(use_llm=False, cache=False, log=False)

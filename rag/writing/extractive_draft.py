@@ -34,7 +34,7 @@ from rag.text import plural, term_coverage, tokenize
 from rag.writing.evidence_sentences import HitSentences, defuse_citations, sentence_table
 from rag.writing.findings import Option, Said, slots
 from rag.writing.outline import OUTLINE_LABEL, group_papers, outline, theme_count, themes_of
-from rag.writing.voice import SECTION_NAMES, Turned, Voice, quoted, turn
+from rag.writing.voice import SECTION_NAMES, Turned, Voice, aim_fragment, quoted, turn
 
 PROSE_LABEL = "Drafted without a language model from the papers' own sentences (set RAG_LLM_MODEL for a model's prose)"
 # Sentences of a paper offered to the check, best first: the selector's top ones for the topic, each place
@@ -49,7 +49,8 @@ BACKGROUND_COST = 0.5
 VOICE_COST = {Voice.CITING: 0.0, Voice.VERBATIM: 1.1, Voice.QUOTED: 1.6}
 LONG_SENTENCE_WORDS = 50
 LONG_SENTENCE_COST = 1.0
-# A sentence the library holds cut short ("... in modern…"): the last resort.
+# A sentence the library holds cut short ("... in modern…"), or an aim with no clause of its own that cannot be
+# given its paper as subject (no authors, or only as a quotation): the last resort.
 CUT_SENTENCE_COST = 3.0
 # A paper holding at most this many of the topic's terms (title and abstract) matches it on a word only, and is
 # left out unless one of its sentences is this close to the topic in meaning (an image-restoration paper found
@@ -105,10 +106,13 @@ def _ways(source: str, paper: Paper, rank: float, first: bool) -> list[Candidate
     found = []
     long = LONG_SENTENCE_COST if len(source.split()) > LONG_SENTENCE_WORDS else 0.0
     cut = CUT_SENTENCE_COST if source.rstrip().endswith(("…", "...")) else 0.0
+    fragment = aim_fragment(source)
     turned = turn(source, paper)
     for way in [turned, quoted(source, paper)] if turned.voice is Voice.CITING else [turned]:
         background = BACKGROUND_COST if first and way.voice is Voice.VERBATIM else 0.0
-        found.append(Candidate(source, way, way.text, rank + VOICE_COST[way.voice] + long + cut + background))
+        unturned = CUT_SENTENCE_COST if fragment and way.voice is not Voice.CITING else 0.0
+        cost = rank + VOICE_COST[way.voice] + long + cut + background + unturned
+        found.append(Candidate(source, way, way.text, cost))
     return found
 
 

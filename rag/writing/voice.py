@@ -102,6 +102,14 @@ _REPORTING = {
     "compared": "compared", "assessed": "assessed", "aimed": "aimed", "sought": "sought", "tested": "tested",
     "quantified": "quantified", "identified": "identified", "used": "used", "applied": "applied",
 }  # fmt: skip
+# A structured abstract's aim written as an infinitive with no clause of its own ("To evaluate the wear of
+# ..."): no sentence in a paragraph; "X et al. (2019) aimed to evaluate ..." is. Words that make a main clause
+# (a finite verb, a subject) or follow "To" without being its verb ("To date, ...", "To this end, ...") rule it out.
+_INFINITIVE_AIM = re.compile(r"^To ([a-z]+)\b")
+_MAIN_CLAUSE = _words(
+    "we i is are was were has have had will would can could may might should must did does do showed found "
+    "revealed indicated suggested demonstrated"
+)
 # A sentence starting with one of these refers back to the abstract's earlier sentences.
 _PRONOUN_START = re.compile(r"^(?:it|its|they|their|them|he|she|such|both|the latter|the former)\b", re.IGNORECASE)
 _DEMONSTRATIVE = re.compile(r"^(this|these|that|those|the proposed|the resulting)\s+", re.IGNORECASE)
@@ -328,6 +336,10 @@ def turn(sentence: str, paper: Paper) -> Turned:
         start = _capital(lead.lower()) if lead.lower().startswith("the ") else "The"
         changes.append((f"{demonstrative.group(0)}{phrase}", f"{start} {phrase} {_of(phrase)} {label}"))
         text, named = f"{start} {phrase} {_of(phrase)} {label} {' '.join(words[end:])}", True
+    if aim_fragment(text):
+        aimed = f"{label} aimed to {text[len('To ') :]}"
+        changes.append(("To", f"{label} aimed to"))
+        return Turned(aimed, Voice.CITING, label, tuple(changes))
     if _PRONOUN_START.match(text):
         return quoted(source, paper)
     turned = _first_person(text, label, singular, named)
@@ -348,6 +360,16 @@ def turn(sentence: str, paper: Paper) -> Turned:
     if not named:
         return Turned(text, Voice.VERBATIM, None, tuple(changes))
     return Turned(text, Voice.CITING, label, tuple(changes))
+
+
+def aim_fragment(sentence: str) -> bool:
+    """Whether ``sentence`` (its section label and connectives aside) is an aim with no main clause: "OBJECTIVE:
+    To evaluate the wear of posterior restorations."."""
+    text = _strip_openers(" ".join(sentence.split()))[0]
+    match = _INFINITIVE_AIM.match(text)
+    if match is None or match.group(1) in stopwords() or third_person(match.group(1)) is None:
+        return False
+    return not any(word in _MAIN_CLAUSE for word in re.findall(r"[a-z]+", text.lower()))
 
 
 def _stands_alone(text: str) -> bool:

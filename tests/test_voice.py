@@ -1,0 +1,169 @@
+"""The citing voice of drafts without a model: a paper's own sentence with the paper as its subject ("We show X"
+-> "Hazra et al. (2021) show X"), kept as written, or quoted and attributed; an aim with no clause of its own
+never written as a sentence."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rag.check import name_vague_subject
+from rag.records import Paper
+from rag.writing import Voice, in_text_label, third_person, turn
+from rag.writing.extractive_draft import prose_or_outline
+from rag.writing.voice import aim_fragment
+
+_QUOTATION = re.compile(r"“[^”]*”")
+
+
+def _paper(key: str, authors: list[str], year: int | None = 2020) -> Paper:
+    return Paper(id=key, text="An abstract.", title="A title", authors=authors, year=year, citekey=key)
+
+
+TWO = _paper("kharitonov2020", ["Kharitonov, Eugene", "Baroni, Marco"])
+MANY = _paper("hazra2021", ["Hazra, Rishi", "Dixit, Sonu", "Sen, Sayambhu"], 2021)
+ONE = _paper("scotton2019", ["Scotton, Michele"], 2019)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "paper", "expected"),
+    [
+        ("We show that X holds in all cases.", TWO, "Kharitonov and Baroni (2020) show that X holds in all cases."),
+        (
+            "In this paper, we propose a new framework for Y.",
+            MANY,
+            "Hazra et al. (2021) propose a new framework for Y.",
+        ),
+        ("Our results suggest that Z is common.", MANY, "The results of Hazra et al. (2021) suggest that Z is common."),
+        ("We show that X holds.", ONE, "Scotton (2019) shows that X holds."),
+        ("We also study the effect of Y.", ONE, "Scotton (2019) also studies the effect of Y."),
+        (
+            "We propose a model and evaluate it on two datasets.",
+            ONE,
+            "Scotton (2019) proposes a model and evaluates it on two datasets.",
+        ),
+        ("This paper presents a framework for BCI.", MANY, "Hazra et al. (2021) present a framework for BCI."),
+        (
+            "This paper provides an overview of X, presents Y.",
+            MANY,
+            "Hazra et al. (2021) provide an overview of X, present Y.",
+        ),
+        ("This study investigated the effect of fire.", ONE, "Scotton (2019) investigated the effect of fire."),
+        (
+            "This method is evaluated on 12 subjects.",
+            MANY,
+            "The method of Hazra et al. (2021) is evaluated on 12 subjects.",
+        ),
+        ("In this work, a Riemannian framework is used.", ONE, "In Scotton (2019), a Riemannian framework is used."),
+        (
+            "However, we found no difference between groups.",
+            MANY,
+            "Hazra et al. (2021) found no difference between groups.",
+        ),
+        (
+            "RESULTS: We found that type I diabetes was rare.",
+            ONE,
+            "Scotton (2019) found that type I diabetes was rare.",
+        ),
+        (
+            "Here we show that X emerges, and our method is robust.",
+            MANY,
+            "Hazra et al. (2021) show that X emerges, and their method is robust.",
+        ),
+        (
+            "To this end, we ran a survey, which allowed us to compare.",
+            MANY,
+            "To this end, Hazra et al. (2021) ran a survey, which allowed them to compare.",
+        ),
+        (
+            "The results of this study improve understanding of X.",
+            MANY,
+            "The results of the study by Hazra et al. (2021) improve understanding of X.",
+        ),
+        (
+            "OBJECTIVE: To evaluate the wear of posterior restorations.",
+            ONE,
+            "Scotton (2019) aimed to evaluate the wear of posterior restorations.",
+        ),
+    ],
+)
+def test_the_papers_voice_becomes_the_citing_voice(sentence: str, paper: Paper, expected: str) -> None:
+    turned = turn(sentence, paper)
+    assert turned.voice is Voice.CITING and turned.text == expected
+    assert turned.label == in_text_label(paper) and turned.label in turned.text
+    assert turned.changes, "what was rewritten is reported"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "It is shown that the method works.",
+        "This allows us to estimate Q.",
+        "While the theory is technical, our aim here is to show its appeal.",
+        "These models are typically trained in clusters.",  # anyone's models, not the paper's own
+    ],
+)
+def test_what_cannot_be_turned_safely_is_quoted_and_attributed(sentence: str) -> None:
+    turned = turn(sentence, MANY)
+    assert turned.voice is Voice.QUOTED
+    assert turned.text.startswith("Hazra et al. (2021) write that “") and turned.text.endswith("”.")
+    inside = _QUOTATION.search(turned.text)
+    assert inside is not None and inside.group(0)[1:-1].lower() == sentence[:-1].lower()
+
+
+def test_a_sentence_that_stands_alone_is_kept_as_written_and_one_author_writes() -> None:
+    plain = turn("Overall survival was improved in 40% of patients.", MANY)
+    assert plain.voice is Voice.VERBATIM and plain.text == "Overall survival was improved in 40% of patients."
+    assert turn("Thus, mosses can stabilise soils.", MANY).text == "Mosses can stabilise soils."
+    assert turn("It is unclear.", ONE).text == "Scotton (2019) writes that “it is unclear”."
+    nested = turn("This is a “relaxed” state.", MANY).text
+    assert "‘relaxed’" in nested and nested.count("“") == 1, "a quotation inside a quotation"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fragment"),
+    [
+        ("To compare outcomes of patients treated with X.", True),
+        ("Aims: To systematically review the prevalence of MCR.", True),
+        ("To evaluate X, 90 teeth were randomly assigned to 3 groups.", False),  # a clause of its own
+        ("To date, no study has examined X.", False),
+        ("To this end, we ran a survey.", False),
+    ],
+)
+def test_an_aim_with_no_clause_of_its_own_is_told_apart(sentence: str, fragment: bool) -> None:
+    assert aim_fragment(sentence) is fragment
+    if not fragment:
+        assert "aimed to" not in turn(sentence, MANY).text
+
+
+def test_a_draft_never_writes_an_aim_as_a_sentence_without_its_paper() -> None:
+    """Without authors the aim cannot be given a subject: the paper's other sentence is written instead."""
+    text = "To evaluate the wear of posterior restorations. Wear of posterior restorations was lower with Z."
+    nobody = Paper(id="anon", text=text, title="Posterior restorations", authors=[], year=2020, citekey="anon")
+    answer = prose_or_outline("wear of posterior restorations", [nobody], None)
+    assert "lower with Z" in answer.text and "To evaluate" not in answer.text
+
+
+def test_labels_and_verbs() -> None:
+    assert in_text_label(TWO) == "Kharitonov and Baroni (2020)"
+    assert in_text_label(_paper("x", ["Smith, A", "others"], None)) == "Smith et al."
+    assert in_text_label(_paper("x", [])) is None
+    assert [third_person(v) for v in ("show", "have", "study", "focus", "found", "can", "Bold")] == [
+        "shows", "has", "studies", "focuses", "found", "can", None,
+    ]  # fmt: skip
+
+
+def test_a_paper_with_no_author_is_never_named() -> None:
+    nobody = _paper("x", [])
+    assert turn("We show X.", nobody).text == "“We show X”."
+    assert turn("Mosses stabilise soils.", nobody).voice is Voice.VERBATIM
+
+
+def test_a_sentence_naming_its_paper_or_a_quotation_has_no_vague_subject_to_name() -> None:
+    assert name_vague_subject("The paper also explores X.", MANY)[1] == " (Hazra, 2021)"
+    assert name_vague_subject("Hazra et al. (2021) extend their work to X.", MANY) == (
+        "Hazra et al. (2021) extend their work to X.",
+        None,
+    )
+    assert name_vague_subject("Hazra et al. (2021) write that “this study shows X”.", MANY)[1] is None
