@@ -12,6 +12,15 @@ every question:
   as ungraded (in the denominator, as neither): the count is printed, and such papers should be judged
   (``--pool`` lists them); and the share of the papers graded 2 that the answers quote, of as many as an
   answer can hold (-k, and rag's cap on bullets), so that precision is not bought by quoting nothing;
+- the quotes that hold the result: a question may list, for papers graded 2 whose abstract states a finding
+  that answers it, those sentences verbatim (``results``); over the bullets on such papers, the share whose quote
+  holds one of them (goal >= 80%), so that a bullet on the right paper quoting its background or aim instead of
+  its finding is seen. A quote holds a result sentence when, both normalised (``result_words``: lower case,
+  NFKC, soft hyphens and a line-break hyphen "classi- fication" joined, every other hyphen or mark a word break,
+  rag's page marks dropped), the result's words are a run of the quote's words, or the quote's words are a run
+  of the result's covering >= 60% of it (a trimmed quote), or the words of the result and of the quote (or of
+  one of its sentences) have a Jaccard overlap >= 0.6 (a re-split or glued sentence). Questions without
+  ``results`` do not count;
 - the unanswerable question: refused ("Insufficient evidence"), or how many bullets it got;
 - nDCG@10 of ``rag search`` against a plain BM25 (bm25s, English stop words and Snowball stemming, over the
   title and abstract of the same papers) in the same run, over the answerable questions; an unjudged paper
@@ -51,6 +60,7 @@ import re
 import sys
 import tempfile
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -79,6 +89,9 @@ POOL_ASK_K = 8  # ask -k for the pool
 NDCG_AT = 10
 GOAL_ON_TOPIC = 0.90
 GOAL_ANSWERS = 0.60
+GOAL_RESULTS = 0.80
+RESULT_JACCARD = 0.6  # word-set overlap at which a quote holds a result sentence
+RESULT_COVER = 0.6  # a quote inside a result sentence must cover this share of its words
 KINDS = (
     "ligature",
     "line_numbers",
@@ -254,6 +267,50 @@ def answer_faults(bullets: Sequence[Bullet]) -> list[set[str]]:
     return faults
 
 
+# --- does a quote hold the result? ----------------------------------------------------------------------------
+
+# "classi- fication", not "breast-, colon- and lung-tumor"
+_LINE_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u2010\u2011]\s+(?!(?:and|or|to|nor|as|but|than)\b)(?=[a-z])")
+_WORD = re.compile(r"[^\W_]+")
+
+
+def result_words(text: str) -> list[str]:
+    """The words of a quote or result sentence, for comparing them: NFKC (ligatures), lower case, soft hyphens
+    dropped and a hyphen broken across a line joined ("classi- fication" -> "classification"), every other
+    hyphen, dash or mark a word break ("semi-quantitative" -> "semi quantitative"), rag's page marks dropped."""
+    text = unicodedata.normalize("NFKC", _LOCATIONS.sub(" ", text)).replace(_SOFT_HYPHEN, "")
+    return _WORD.findall(_LINE_BREAK_HYPHEN.sub("", text).lower())
+
+
+def _contains(words: list[str], run: list[str]) -> bool:
+    n = len(run)
+    return n > 0 and any(words[i : i + n] == run for i in range(len(words) - n + 1))
+
+
+def _jaccard(a: list[str], b: list[str]) -> float:
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / len(sa | sb) if sa or sb else 0.0
+
+
+def holds_result(quote: str, result: str) -> bool:
+    """The quote holds the result sentence: the result is inside the quote, the quote is a part of the result
+    covering most of it, or their words (or those of one of the quote's sentences) overlap by Jaccard >= 0.6."""
+    q, r = result_words(quote), result_words(result)
+    if not q or not r:
+        return False
+    if _contains(q, r) or (_contains(r, q) and len(q) >= RESULT_COVER * len(r)):
+        return True
+    return any(_jaccard(words, r) >= RESULT_JACCARD for words in [q, *map(result_words, _sentences(quote))])
+
+
+def result_held(question: Question, bullet: Bullet) -> bool | None:
+    """None when the question lists no result sentence for the bullet's paper; else whether the quote holds one."""
+    results = question.results.get(bullet.key)
+    if not results:
+        return None
+    return any(holds_result(bullet.quote, r) for r in results)
+
+
 # --- reading an answer -----------------------------------------------------------------------------------------
 
 
@@ -344,6 +401,8 @@ class Question:
     question: str
     answerable: bool
     relevant: dict[str, int]
+    # citekey -> the verbatim sentences of its abstract stating the finding that answers the question (grade 2)
+    results: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -365,7 +424,11 @@ def load_questions(folder: Path) -> dict[str, list[Question]]:
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         out[path.stem] = [
             Question(
-                r["library"], r["question"], bool(r["answerable"]), {str(k): int(v) for k, v in r["relevant"].items()}
+                r["library"],
+                r["question"],
+                bool(r["answerable"]),
+                {str(k): int(v) for k, v in r["relevant"].items()},
+                {str(k): [str(s) for s in v] for k, v in r.get("results", {}).items()},
             )
             for r in rows
         ]
@@ -396,6 +459,17 @@ def run_library(
         stale = sorted({k for q in questions for k in q.relevant if k not in known})
         if stale:
             notes.append(f"{name}: graded keys not in the library (labels out of date?): {', '.join(stale)}")
+        texts = {paper_key(p): " ".join(result_words(p.text)) for p in papers}
+        lost = sorted(
+            {
+                key
+                for q in questions
+                for key, sentences in q.results.items()
+                if any(" ".join(result_words(s)) not in texts.get(key, "") for s in sentences)
+            }
+        )
+        if lost:
+            notes.append(f"{name}: result sentences not in their paper's text (labels out of date?): {', '.join(lost)}")
         bm25 = PlainBM25(papers)
         started = time.perf_counter()
         results = []
@@ -445,6 +519,7 @@ def measure(results: Sequence[Result], k: int) -> dict[str, Any]:
     ceiling = min(k, getattr(extractive, "MAX_ANSWER_SENTENCES", k))
     reachable = sum(min(ceiling, sum(g == 2 for g in r.question.relevant.values())) for r in answerable)
     bullets = len(graded)
+    held = [h for r in answerable for b in r.bullets if (h := result_held(r.question, b)) is not None]
     unanswerable = [r for r in results if not r.question.answerable]
     faults = Counter(kind for r in results for kinds in r.faults for kind in kinds)
     all_bullets = sum(len(r.bullets) for r in results)
@@ -465,6 +540,9 @@ def measure(results: Sequence[Result], k: int) -> dict[str, Any]:
         "answers_share": round(sum(g == 2 for g in graded) / bullets, 3) if bullets else None,
         "answering_recall": round(answering / reachable, 3) if reachable else None,
         "ungraded_bullets": sum(g is None for g in graded),
+        "result_bullets": len(held),
+        "results_held": sum(held),
+        "results_held_share": round(sum(held) / len(held), 3) if held else None,
         "answerable_refused": sum(r.refused for r in answerable),
         "unanswerable": len(unanswerable),
         "unanswerable_refused": sum(r.refused for r in unanswerable),
@@ -494,6 +572,12 @@ _LINES: list[tuple[str, Any]] = [
     (f"paper graded >= 1 (goal {GOAL_ON_TOPIC:.0%})", lambda r: _pct(r["on_topic_share"])),
     (f"paper graded 2 (goal {GOAL_ANSWERS:.0%})", lambda r: _pct(r["answers_share"])),
     ("papers graded 2 quoted (of <= k)", lambda r: _pct(r["answering_recall"])),
+    (
+        f"quote holds the result (goal {GOAL_RESULTS:.0%})",
+        lambda r: (
+            f"{r['results_held']}/{r['result_bullets']} {_pct(r['results_held_share'])}" if r["result_bullets"] else "-"
+        ),
+    ),
     ("ungraded bullets", lambda r: str(r["ungraded_bullets"])),
     ("answerable refused", lambda r: str(r["answerable_refused"])),
     (
@@ -533,7 +617,12 @@ def show(name: str, results: Sequence[Result]) -> None:
             print("   (refused: Insufficient evidence)")
         for b, kinds in zip(r.bullets, r.faults, strict=True):
             flags = f"  <{', '.join(sorted(kinds))}>" if kinds else ""
-            print(f"  [{_grade(q, b.key)}] {b.key}: {b.quote}{flags}")
+            held = result_held(q, b)
+            mark = "" if held is None else "  (holds the result)" if held else "  (MISSES the result)"
+            print(f"  [{_grade(q, b.key)}] {b.key}: {b.quote}{flags}{mark}")
+            if held is False:
+                for sentence in q.results[b.key]:
+                    print(f"      result: {sentence}")
 
 
 def show_pool(name: str, results: Sequence[Result], papers: dict[str, Paper]) -> None:
@@ -605,7 +694,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{row['min_relevance']}, embeddings {row['embedder']}"
             )
     print(f"total {seconds:.1f} s")
-    for note in dict.fromkeys(n for n in notes if "graded keys" in n or "no embedding model" in n):
+    for note in dict.fromkeys(n for n in notes if "out of date" in n or "no embedding model" in n):
         print(note, file=sys.stderr)
     if args.json:
         out = {"seconds": round(seconds, 1), "libraries": rows}
