@@ -65,6 +65,20 @@ def test_the_model_reads_an_unlabelled_abstract() -> None:
     assert sentence_roles([]) == []
 
 
+def test_a_sentence_posing_an_open_question_is_no_finding_wherever_it_sits() -> None:
+    sentences = [
+        "Signalling networks in the mammalian cell are complex systems.",
+        "We combine hybrid Petri net modelling and simulation.",
+        "In neurons, prolonged activation of these proteins is needed to support protein synthesis.",
+        "However, biologists wonder how two brief calcium influxes of 1 s can lead to this long activation downstream.",
+        "Simulation results indicate instead that a feedforward motif acts as a coincidence detector.",
+    ]
+    roles = sentence_roles(sentences)
+    assert roles[3] is Role.BACKGROUND and roles[4] in (Role.RESULT, Role.CONCLUSION)
+    reported = [*sentences[:3], "We found that Akt was needed (p < 0.01), although why remains unclear."]
+    assert sentence_roles(reported)[3] is not Role.BACKGROUND, "a result beside the open question stays a result"
+
+
 def test_the_shipped_model_is_small_and_says_what_it_was_fitted_on() -> None:
     assert MODEL_FILE.stat().st_size < MAX_MODEL_BYTES
     fitted_on = json.loads(MODEL_FILE.read_text())["fitted_on"]
