@@ -112,6 +112,16 @@ def test_a_quote_never_shows_a_section_label() -> None:
     assert "Slow gait doubled the risk of dementia" in row.quote_text
 
 
+def test_sentences_an_export_ran_together_are_quoted_apart_without_their_label() -> None:
+    glued = (
+        "We followed 1,200 older adults for five years.Conclusions: Slow gait doubled the risk of dementia. "
+        "Gait speed should be measured in clinics."
+    )
+    row = sentence_table("Does slow gait predict dementia?", [_hit(glued, "Gait and dementia")], None)[0]
+    assert "Slow gait doubled the risk of dementia." in row.sentences
+    assert "Conclusions" not in row.quote_text and "five years" not in row.quote_text
+
+
 @needs_model
 def test_ask_quotes_results_without_their_labels(tmp_path: pytest.TempPathFactory) -> None:
     library = tmp_path / "structured.jsonl"  # type: ignore[operator]

@@ -22,7 +22,7 @@ from rag.check.support_model import load_support_model
 from rag.corpus.roles import findings_share, strip_label
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
-from rag.text import split_prose, term_coverage, tokenize
+from rag.text import split_prose, term_coverage, tokenize, unglue
 
 # How well a sentence matches the question: its similarity to it, plus this much for sharing its terms (a
 # paper's quote then ranks by its best sentence: rag.writing.extractive).
@@ -99,7 +99,13 @@ def _sentences_of(text: str, labelled: bool = False) -> list[str]:
     """The text's sentences; a structured abstract's section labels ("RESULTS: ") stripped unless ``labelled``
     (rag.corpus.roles reads them)."""
     parts = _HEADING_MARK.split(" " + " ".join(text.split()))
-    split = [s for part in parts if not _TABLE_OF_CONTENTS.match(part.strip()) for s in split_prose(part.strip())]
+    split = [
+        piece
+        for part in parts
+        if not _TABLE_OF_CONTENTS.match(part.strip())
+        for s in split_prose(part.strip())
+        for piece in unglue(s)
+    ]
     return split if labelled else [strip_label(s) for s in split]
 
 

@@ -30,7 +30,7 @@ from rag.check.sentences import Answer, AnswerMode, Citation, CitedSentence, Pro
 from rag.embed.cached import CachedEmbedder
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
-from rag.text import plural, term_coverage, tokenize
+from rag.text import plural, term_coverage, tokenize, unglue
 from rag.writing.evidence_sentences import HitSentences, defuse_citations, sentence_table
 from rag.writing.findings import Option, Said, slots
 from rag.writing.outline import OUTLINE_LABEL, group_papers, outline, theme_count, themes_of
@@ -116,16 +116,14 @@ def _ways(source: str, paper: Paper, rank: float, first: bool) -> list[Candidate
     return found
 
 
-# Sentences run together where an export lost the space, often with a section heading ("...12 to 72
-# months.ConclusionsThe present review ..."): the selector sees one sentence, the draft wants each.
-_GLUED = re.compile(r"(?<=[a-z0-9%)\]])\.(?=[A-Z][a-z])")
+# Sentences an export ran together are cut apart (rag.text.unglue) before the selector reads them; a section
+# heading run into the next word ("ConclusionsThe present review ...") is dropped from a draft's sentence too.
 _GLUED_HEADING = re.compile(rf"^{SECTION_NAMES}(?=[A-Z][a-z])")
 
 
 def _unglued(sentence: str) -> list[str]:
     """``sentence`` cut where sentences run together, each piece without the heading glued to its start."""
-    pieces = [p.strip() for p in _GLUED.split(sentence) if p.strip()]
-    return [_GLUED_HEADING.sub("", p) + ("" if p.endswith((".", "!", "?", "…")) else ".") for p in pieces]
+    return [_GLUED_HEADING.sub("", p) for p in unglue(sentence)]
 
 
 def _passes(result: Checked | object, cited: list[int]) -> bool:
