@@ -20,6 +20,7 @@ from rag.services.requests import DEFAULT_WRITING, SearchRequest, SummaryRequest
 from rag.writing.evidence_sentences import is_evidence
 from rag.writing.extractive import extractive_answer, refusal
 from rag.writing.extractive_draft import prose_or_outline
+from rag.writing.focus import ENDPOINT_SHORT_SOURCE_TOKENS, SHORT_SOURCE_TOKENS
 from rag.writing.generation import Composer, GenerationOptions
 
 NO_MODEL_FOR_LONG = "--long needs a language model (RAG_LLM_MODEL or --model): without one the answer is quoted"
@@ -33,9 +34,14 @@ def composer(
     on_token: OnToken | None,
     on_sentence: OnSentence | None,
 ) -> Composer:
-    """The model's writer for one command, with its options (RAG_LLM_CONTEXT_TOKENS bounds the sources)."""
+    """The model's writer for one command, with its options (RAG_LLM_CONTEXT_TOKENS bounds the sources; a GGUF
+    model in-process is shown shorter sources for a short answer than a model behind an endpoint)."""
+    settings = ctx.settings
     generation = GenerationOptions(
-        verify_with_llm=options.verify_llm, long=options.long, source_tokens=ctx.settings.llm_context_tokens
+        verify_with_llm=options.verify_llm,
+        long=options.long,
+        source_tokens=settings.llm_context_tokens,
+        short_source_tokens=SHORT_SOURCE_TOKENS if settings.llm_gguf else ENDPOINT_SHORT_SOURCE_TOKENS,
     )
     return Composer(model, embedder, generation, on_token, on_sentence)
 

@@ -74,6 +74,8 @@ class GenerationOptions:
     long: bool = False
     # Estimated tokens of sources one prompt may hold (RAG_LLM_CONTEXT_TOKENS, or what a GGUF's window leaves).
     source_tokens: int = DEFAULT_LLM_CONTEXT_TOKENS
+    # ...and a short answer's (a model in-process reads slowly: rag.writing.focus).
+    short_source_tokens: int = SHORT_SOURCE_TOKENS
 
 
 @dataclass
@@ -201,7 +203,7 @@ class Composer:
         if long:
             shown = focused_sources(table, LONG_SOURCE_SENTENCES, source_tokens)
         else:
-            shown = focused_sources(table, SHORT_SOURCE_SENTENCES, min(SHORT_SOURCE_TOKENS, source_tokens))
+            shown = focused_sources(table, SHORT_SOURCE_SENTENCES, min(self.options.short_source_tokens, source_tokens))
         evidence = [row.hit.evidence() for row in table[: len(shown)]]  # checked against the whole text
         length = LONG_ANSWER if long else SHORT_ANSWER
 
