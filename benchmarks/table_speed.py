@@ -62,11 +62,16 @@ def build_library(folder: Path, questions: int) -> tuple[Path, list[str]]:
 
 
 def _word_for_word(row: TableRow) -> bool:
-    """The finding is one stretch of the abstract, or of the full-text passage it names ("... (p. 4)")."""
+    """The finding is one stretch of the abstract, or of the full-text passage it names ("... (p. 4)"), spaces
+    aside (two sentences an export ran together, "50%.Our results", are cut apart with a space between)."""
     if row.passage is None:
-        return row.finding in " ".join(row.paper.text.split())
+        return _unspaced(row.finding) in _unspaced(row.paper.text)
     bare = row.finding.removesuffix(f" ({row.passage.where})")
-    return bare in " ".join(row.passage.text.split())
+    return _unspaced(bare) in _unspaced(row.passage.text)
+
+
+def _unspaced(text: str) -> str:
+    return "".join(text.split())
 
 
 def judged_rows() -> None:

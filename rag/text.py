@@ -90,13 +90,12 @@ def _sentence_end(marks: str) -> re.Pattern[str]:
 
 # A full stop with no space after it, before a capitalised word: sentences an export ran together ("...12 to 72
 # months.ConclusionsThe present review ..."), not a number, an initial or an abbreviation ("U.S.", "e.g.").
-_GLUED_STOP = re.compile(r"(?<=[a-z0-9%)\]])\.(?=[A-Z][a-z])")
+_GLUED_STOP = re.compile(r"(?<=[a-z0-9%)\]]\.)(?=[A-Z][a-z])")
 
 
 def unglue(sentence: str) -> list[str]:
-    """``sentence`` cut where sentences run together, each piece ending with its full stop."""
-    pieces = [p.strip() for p in _GLUED_STOP.split(sentence) if p.strip()]
-    return [p if p.endswith((".", "!", "?", "…")) else p + "." for p in pieces]
+    """``sentence`` cut where sentences run together, each piece as the text has it (with its full stop)."""
+    return [p.strip() for p in _GLUED_STOP.split(sentence) if p.strip()]
 
 
 def split_prose(paragraph: str, marks: str = "") -> list[str]:

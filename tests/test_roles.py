@@ -65,7 +65,7 @@ def test_the_model_reads_an_unlabelled_abstract() -> None:
     assert sentence_roles([]) == []
 
 
-def test_a_sentence_posing_an_open_question_is_no_finding_wherever_it_sits() -> None:
+def test_an_open_question_or_earlier_work_is_no_finding_wherever_it_sits() -> None:
     sentences = [
         "Signalling networks in the mammalian cell are complex systems.",
         "We combine hybrid Petri net modelling and simulation.",
@@ -77,6 +77,8 @@ def test_a_sentence_posing_an_open_question_is_no_finding_wherever_it_sits() -> 
     assert roles[3] is Role.BACKGROUND and roles[4] in (Role.RESULT, Role.CONCLUSION)
     reported = [*sentences[:3], "We found that Akt was needed (p < 0.01), although why remains unclear."]
     assert sentence_roles(reported)[3] is not Role.BACKGROUND, "a result beside the open question stays a result"
+    earlier = [*sentences[:3], "We have previously demonstrated that this approach identifies network models."]
+    assert sentence_roles(earlier)[3] is Role.BACKGROUND, "what earlier work found is background"
 
 
 def test_the_shipped_model_is_small_and_says_what_it_was_fitted_on() -> None:

@@ -200,26 +200,34 @@ def role_probabilities(sentences: Sequence[str]) -> FloatArray:
             current = label[1]
         if current is not None:
             found[i] = [float(role is current) for role in ROLES]
-        elif _poses_a_question(plain[i]):
+        elif _states_no_finding(plain[i]):
             found[i] = [float(role is Role.BACKGROUND) for role in ROLES]
     return found
 
 
-# A sentence posing an open question states no finding, wherever it sits ("However, biologists wonder how two
-# brief calcium influxes can lead to this long activation": the model, reading its place near the end, took it for
-# one); one that also reports a result ("We found X, although why remains unclear") or a statistic is left to it.
+# Sentences that state no finding of the paper, wherever they sit: an open question ("However, biologists wonder
+# how two brief calcium influxes can lead to this long activation": the model, reading its place near the end, took
+# it for one), unless it also reports a result ("We found X, although why remains unclear") or a statistic...
 _OPEN_QUESTION = re.compile(
     r"\b(?:wonder(?:s|ed)?|remains? (?:unclear|unknown|elusive|an open question|to be (?:determined|elucidated|"
     r"established|explored))|(?:is|are|was|were) (?:still )?(?:not|poorly|not well|incompletely) (?:known|"
     r"understood)|little is known|(?:unknown|unclear) (?:whether|how|why|if|what)|open questions?)\b"
 )
-
-
 _REPORTING_CUES = ("results_showed", "percent", "p_value", "interval", "effect_size")
+# ...and what earlier work found, said as its opening ("We have previously demonstrated that this approach ...",
+# "Previous studies have shown ..."): the paper's background, however it is worded.
+_EARLIER_WORK = re.compile(
+    r"^(?:(?:we|it|this) (?:have |has )?(?:been )?previously (?:shown|demonstrated|reported|found|described|"
+    r"established|proposed)|(?:previous|prior|earlier|recent) (?:work|works|studies|research|reports|findings|"
+    r"analyses) (?:has|have) (?:shown|demonstrated|reported|found|suggested|revealed)|it has (?:previously )?been "
+    r"(?:shown|demonstrated|reported|suggested))\b"
+)
 
 
-def _poses_a_question(sentence: str) -> bool:
-    lower = sentence.lower()
+def _states_no_finding(sentence: str) -> bool:
+    lower = sentence.lower().lstrip("\"'“(")
+    if _EARLIER_WORK.match(lower):
+        return True
     reports = any(_CUE_PATTERNS[cue].search(lower) for cue in _REPORTING_CUES)
     return bool(_OPEN_QUESTION.search(lower)) and not reports
 

@@ -123,7 +123,8 @@ _GLUED_HEADING = re.compile(rf"^{SECTION_NAMES}(?=[A-Z][a-z])")
 
 def _unglued(sentence: str) -> list[str]:
     """``sentence`` cut where sentences run together, each piece without the heading glued to its start."""
-    return [_GLUED_HEADING.sub("", p) for p in unglue(sentence)]
+    pieces = [_GLUED_HEADING.sub("", p) for p in unglue(sentence)]
+    return [p if p.endswith((".", "!", "?", "…")) else p + "." for p in pieces]
 
 
 def _passes(result: Checked | object, cited: list[int]) -> bool:
