@@ -7,6 +7,7 @@ answers, verification, outlines) must agree on what a term is.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from functools import lru_cache
@@ -91,11 +92,20 @@ def _sentence_end(marks: str) -> re.Pattern[str]:
 # A full stop with no space after it, before a capitalised word: sentences an export ran together ("...12 to 72
 # months.ConclusionsThe present review ..."), not a number, an initial or an abbreviation ("U.S.", "e.g.").
 _GLUED_STOP = re.compile(r"(?<=[a-z0-9%)\]]\.)(?=[A-Z][a-z])")
+# ...or before a number opening the next one ("... functional pathways.120 pathways steered the cell ..."), after
+# a word that is not an abbreviation ("vol.3 of").
+_GLUED_NUMBER = re.compile(r"(?<=[a-z]{3}\.)(?=\d[\d,]*\s+[a-z])")
 
 
 def unglue(sentence: str) -> list[str]:
     """``sentence`` cut where sentences run together, each piece as the text has it (with its full stop)."""
-    return [p.strip() for p in _GLUED_STOP.split(sentence) if p.strip()]
+    cuts = [m.start() for m in _GLUED_STOP.finditer(sentence)]
+    for match in _GLUED_NUMBER.finditer(sentence):
+        word = sentence[: match.start() - 1].rsplit(" ", 1)[-1]
+        if not is_abbreviation(word):
+            cuts.append(match.start())
+    pieces = [sentence[a:b] for a, b in itertools.pairwise([0, *sorted(cuts), len(sentence)])]
+    return [p.strip() for p in pieces if p.strip()]
 
 
 def split_prose(paragraph: str, marks: str = "") -> list[str]:

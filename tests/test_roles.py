@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from rag.cli import app
 from rag.corpus.roles import MODEL_FILE, Role, section_label, sentence_roles, strip_label
 from rag.records import Hit, Paper
+from rag.text import unglue
 from rag.writing.evidence_sentences import asks_for_findings, sentence_table
 
 runner = CliRunner()
@@ -112,6 +113,23 @@ def test_a_quote_never_shows_a_section_label() -> None:
     row = sentence_table("Does slow gait predict dementia?", [_hit(STRUCTURED, "Gait and dementia")], None)[0]
     assert not any(":" in row.sentences[i][:25] for i in range(len(row.sentences)))
     assert "Slow gait doubled the risk of dementia" in row.quote_text
+
+
+@pytest.mark.parametrize(
+    ("text", "pieces"),
+    [
+        ("five years.Conclusions: Slow gait", ["five years.", "Conclusions: Slow gait"]),
+        (
+            "functional pathways.120 pathways led to survival.",
+            ["functional pathways.", "120 pathways led to survival."],
+        ),
+        ("see vol.3 of the series.", ["see vol.3 of the series."]),  # an abbreviation
+        ("The value was 0.120 mg in 3 of them.", ["The value was 0.120 mg in 3 of them."]),  # a number
+        ("The U.S.Army trial ended", ["The U.S.Army trial ended"]),  # letters with stops
+    ],
+)
+def test_sentences_run_together_are_cut_apart_as_the_text_has_them(text: str, pieces: list[str]) -> None:
+    assert unglue(text) == pieces
 
 
 def test_sentences_an_export_ran_together_are_quoted_apart_without_their_label() -> None:
