@@ -7,8 +7,9 @@ with another key of the same bibliography makes a wrong one. Per thesis, in a fr
 bibliography only:
 
 - citations read, and the share of real citations flagged as problems (goal <= 10%), by kind;
-- planted swaps: rounds of a seeded sample of citations, each key replaced by another key of the bibliography
-  (one with an abstract, and any), checked in place: the share flagged (goal >= 80%);
+- planted swaps: in ROUNDS rounds, every checkable citation once, each key replaced by another key of the
+  bibliography (one with an abstract, and any), checked in place: the share flagged (goal >= 80%); one key of a
+  sentence is swapped per round (a wrong key is a typo: one, beside citations that fit);
 - seconds per 1,000 citations for the check once the library is indexed.
 
 With --save, the wrong-paper model is fitted: each citation's fit features (rag.check.paper_fit) real vs
@@ -67,7 +68,7 @@ THESES: dict[str, tuple[list[str], list[str]]] = {
     "morteza": (["morteza__thesis"], ["morteza__thesis/references.bib"]),
     "elliotmartin92": (["elliotmartin92__Thesis"], ["elliotmartin92__Thesis/bib/Zotero_library.bib"]),
 }
-ROUNDS = 5  # swap rounds: each round swaps a disjoint fifth of the citations
+ROUNDS = 5  # swap rounds: each checkable citation is swapped in one of them, one per sentence and round
 FPR_TARGET = 0.08  # share of real checkable citations the wrong-paper threshold may flag
 L2 = 1.0
 MODEL_FILE = paper_fit.MODEL_FILE
@@ -99,6 +100,21 @@ def swapped(
             position += 1
         out.append(dataclasses.replace(sentence, cites=cites))
     return out, swaps
+
+
+def swap_rounds(sentences: Sequence[CitingSentence], checkable: set[int], rng: random.Random) -> dict[int, int]:
+    """Each checkable citation (by document position) -> the round its key is swapped in: one wrong key per
+    sentence and round, as a typo makes one (a sentence's citations go to successive rounds from a random one;
+    only a sentence of more than ROUNDS citations has two swapped in one round)."""
+    rounds: dict[int, int] = {}
+    position = 0
+    for sentence in sentences:
+        first = rng.randrange(ROUNDS)
+        mine = [position + k for k in range(len(sentence.cites)) if position + k in checkable]
+        for k, at in enumerate(mine):
+            rounds[at] = (first + k) % ROUNDS
+        position += len(sentence.cites)
+    return rounds
 
 
 def checkable(check: CitationCheck) -> bool:
@@ -220,12 +236,11 @@ def run_thesis(
     reversals = reversal_checker.check(turned)
     gated += [record(reversals[i], reversal_checker, name, "reversal") for i in positions]
     out["reversals flagged"] = share(sum(reversals[i].flagged for i in positions), len(positions))
-    positions = [i for i, c in enumerate(real) if checkable(c)]
-    rng.shuffle(positions)
+    round_of = swap_rounds(manuscript.sentences, {i for i, c in enumerate(real) if checkable(c)}, rng)
     for pool_name, pool in (("abstract", with_abstract), ("any", every)):
         flagged, total, missed = 0, 0, []
         for round_number in range(rounds):
-            chosen = set(positions[round_number::ROUNDS])
+            chosen = {i for i, r in round_of.items() if r == round_number}
             sentences, swaps = swapped(manuscript.sentences, chosen, pool, rng)
             checks = ManuscriptChecker(view).check(sentences)
             swap_checker = open_checker(view)
