@@ -122,7 +122,10 @@ def test_a_sentence_leading_into_an_equation_is_never_the_wrong_paper(tmp_path: 
         ("For a full list of regions and their coordinates, see.", True),  # "see [x]" with the key taken out
         ("Cortical thickness declines with age (see for a review).", True),
         ("The probability of a trajectory of length T is then:", True),  # leads into an equation
+        ("Protein expression and purification were performed as described previously.", True),
+        ("Polysome-seq was performed as previously described.", True),
         ("As we will see, the model converges.", False),
+        ("The pathway was described in yeast as a stress response.", False),
         ("Caffeine intake reduces sleep quality in adults.", False),
         ("Itself a problem, the schedule was kept.", False),
     ],
