@@ -31,6 +31,7 @@ from rag.writing.extractive import (
     Quote,
     answer_evidence,
     choose_quotes,
+    drifts_from_quotes,
     misses_key_concepts,
     quoted_answer,
     refusal,
@@ -189,17 +190,22 @@ class Composer:
     on_sentence: OnSentence | None = None
 
     def answer(self, question: str, hits: Sequence[Hit], min_relevance: float) -> Answer:
-        """A cited answer, or a refusal (without calling the model) when nothing is relevant; quotes from the
+        """A cited answer, or a refusal (without calling the model) when nothing is relevant or the papers answer
+        the question only without what they lack (rag.writing.extractive.unanswered); quotes from the
         papers instead when no sentence is supported or none is about the question, and under it when the model
         kept fewer supported sentences than there are quotes."""
         evidence_hits = answer_evidence(question, hits, min_relevance)
         related = related_without_abstract(hits, question, min_relevance)
-        if not evidence_hits or misses_key_concepts(question, evidence_hits):
+        table = sentence_table(question, evidence_hits, self.embedder) if evidence_hits else []
+        quotes = choose_quotes(table)
+        unanswerable = misses_key_concepts(question, evidence_hits) or drifts_from_quotes(
+            question, quotes, self.embedder
+        )
+        if not evidence_hits or unanswerable:
             answer = refusal(question, hits)
             answer.related = related
             return answer
         long, source_tokens = self.options.long, self.options.source_tokens
-        table = sentence_table(question, evidence_hits, self.embedder)
         if long:
             shown = focused_sources(table, LONG_SOURCE_SENTENCES, source_tokens)
         else:
@@ -218,7 +224,6 @@ class Composer:
         reply = self._reply(prompt, evidence, limit, notes, max_tokens=answer_tokens(long))
         answer = self._checked(question, reply, evidence, Usage(), notes)
         answer.hits, answer.related = list(hits), related
-        quotes = choose_quotes(table)
         if not has_supported_sentence(answer):
             return _fall_back(answer, _quoted(question, hits, quotes, related))
         if not addresses_question(question, [s.text for s in answer.sentences], self.embedder):

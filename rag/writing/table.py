@@ -19,7 +19,7 @@ from rag.corpus.roles import strip_label
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper, Passage
 from rag.writing.evidence_sentences import FINDING_AT, HitSentences, sentence_table
-from rag.writing.extractive import Quote, answer_evidence, choose_quotes, misses_key_concepts, refusal
+from rag.writing.extractive import Quote, answer_evidence, choose_quotes, refusal, unanswered
 
 # The columns of a table, in order, as every format names them.
 COLUMNS = ("citekey", "author_year", "studied", "finding", "numbers")
@@ -133,7 +133,7 @@ def evidence_table(
     evidence = answer_evidence(question, hits, min_relevance)
     table = sentence_table(question, evidence, embedder, findings=True) if evidence else []
     quotes = choose_quotes(table, limit)
-    if not quotes or misses_key_concepts(question, [q.hit for q in quotes]):
+    if unanswered(question, quotes, embedder):
         return EvidenceTable(question, AnswerMode.INSUFFICIENT, message=refusal(question, hits).text)
     by_paper = {row.hit.paper.id: row for row in table}
     rows = []
