@@ -56,13 +56,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import tempfile
 import time
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -439,21 +441,48 @@ def _ask(ctx: Context, question: str, k: int | None) -> Answer:
     return writing_service.ask(ctx, SearchRequest(question, k), WritingOptions(use_llm=False, log=False))
 
 
-def run_library(
-    name: str, questions: Sequence[Question], shared: Path, model_dir: Path | None, pool: bool, notes: list[str]
-) -> tuple[list[Result], dict[str, Any]]:
-    library = shared / "real" / questions[0].library
+@dataclass
+class Ingested:
+    """A real library ingested into a temporary data dir, and what a run reports of it."""
+
+    ctx: Context
+    info: dict[str, Any]
+
+
+@contextmanager
+def ingested_library(
+    name: str, library: str, shared: Path, model_dir: Path | None, notes: list[str]
+) -> Iterator[Ingested]:
+    """``library`` (a path under shared/real) ingested with the embedding model into a data dir of its own, gone
+    after; ``info`` holds its size, rag's settings for answers and the ingest time (add the questions' time)."""
     overrides: dict[str, Any] = {"collection": "real"}
     if model_dir is not None:
         overrides["embed_model_dir"] = model_dir
-    with tempfile.TemporaryDirectory(prefix="rag-real-answers-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="rag-real-") as tmp:
         settings = load_settings(data_dir=Path(tmp), **overrides)
         ctx = Context(settings, notify=notes.append, remember_embeddings=True)
         started = time.perf_counter()
-        if ctx.embedding().embedder is None:
+        embedder = ctx.embedding().embedder
+        if embedder is None:
             notes.append(f"{name}: no embedding model (set RAG_EMBED_MODEL_DIR or --model-dir): BM25-only answers")
-        ingested = ingest_service.ingest(ctx, [library])
-        ingest_seconds = time.perf_counter() - started
+        ingested = ingest_service.ingest(ctx, [shared / "real" / library])
+        info = {
+            "library": library,
+            "papers": ingested.total_papers,
+            "passages": ingested.passages_found,
+            "ask_k": settings.top_k,
+            "min_relevance": settings.min_relevance,
+            "embedder": embedder.name if embedder else "none (BM25 only)",
+            "ingest_seconds": round(time.perf_counter() - started, 1),
+        }
+        yield Ingested(ctx, info)
+
+
+def run_library(
+    name: str, questions: Sequence[Question], shared: Path, model_dir: Path | None, pool: bool, notes: list[str]
+) -> tuple[list[Result], dict[str, Any]]:
+    with ingested_library(name, questions[0].library, shared, model_dir, notes) as library:
+        ctx = library.ctx
         papers = read_service.papers(ctx).papers
         known = {paper_key(p) for p in papers}
         stale = sorted({k for q in questions for k in q.relevant if k not in known})
@@ -489,18 +518,10 @@ def run_library(
                 for b in bullets:
                     result.pool.setdefault(b.key, "ask")
             results.append(result)
-        ask_seconds = time.perf_counter() - started
-        by_key = {paper_key(p): p for p in papers}
         info = {
-            "library": questions[0].library,
-            "papers": ingested.total_papers,
-            "passages": ingested.passages_found,
-            "ask_k": settings.top_k,
-            "min_relevance": settings.min_relevance,
-            "embedder": ctx.embedding().embedder.name if ctx.embedding().embedder else "none (BM25 only)",
-            "ingest_seconds": round(ingest_seconds, 1),
-            "questions_seconds": round(ask_seconds, 1),
-            "_papers": by_key,
+            **library.info,
+            "questions_seconds": round(time.perf_counter() - started, 1),
+            "_papers": {paper_key(p): p for p in papers},
         }
         return results, info
 
@@ -642,23 +663,43 @@ def show_pool(name: str, results: Sequence[Result], papers: dict[str, Paper]) ->
                 print(f"      QUOTED: {r.quotes8[key][:400]}")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def print_runs(rows: dict[str, dict[str, Any]], seconds: float) -> None:
+    """Each library's size and times, as ``ingested_library`` and the run recorded them, then the total."""
+    for name, row in rows.items():
+        if "ingest_seconds" in row:
+            print(
+                f"{name}: {row['papers']} papers, {row['passages']} passages; ingest {row['ingest_seconds']} s, "
+                f"questions {row['questions_seconds']} s; ask -k {row['ask_k']}, min relevance "
+                f"{row['min_relevance']}, embeddings {row['embedder']}"
+            )
+    print(f"total {seconds:.1f} s")
+
+
+def library_options(description: str, questions: Path) -> argparse.ArgumentParser:
+    """The options every benchmark over real libraries and question files takes."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--shared", type=Path, default=SHARED, help="the shared folder holding real/")
-    parser.add_argument("--questions", type=Path, default=QUESTIONS, help="folder of labelled question files")
+    parser.add_argument("--questions", type=Path, default=questions, help="folder of question files")
     parser.add_argument("--model-dir", type=Path, default=None, help="embedding model dir (else RAG_EMBED_MODEL_DIR)")
-    parser.add_argument("--only", action="append", default=[], help="run only this label file (name without .jsonl)")
+    parser.add_argument("--only", action="append", default=[], help="run only this file (name without .jsonl)")
+    return parser
+
+
+def model_dir_of(args: argparse.Namespace) -> Path | None:
+    """--model-dir, else RAG_EMBED_MODEL_DIR (read by rag itself), else the shared folder's model if present."""
+    if args.model_dir is not None or os.environ.get("RAG_EMBED_MODEL_DIR"):
+        return args.model_dir  # type: ignore[no-any-return]
+    default = args.shared / "models" / "all-MiniLM-L6-v2"
+    return default if default.exists() else None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = library_options(__doc__.split("\n\n")[0], QUESTIONS)
     parser.add_argument("--show", action="store_true", help="print each question's bullets with their grades")
     parser.add_argument("--pool", action="store_true", help="print the candidates to judge per question")
     parser.add_argument("--json", type=Path, default=None, help="write the numbers to this file")
     args = parser.parse_args(argv)
-
-    import os
-
-    model_dir = args.model_dir
-    if model_dir is None and not os.environ.get("RAG_EMBED_MODEL_DIR"):
-        default = args.shared / "models" / "all-MiniLM-L6-v2"
-        model_dir = default if default.exists() else None
+    model_dir = model_dir_of(args)
     started = time.perf_counter()
     labelled = load_questions(args.questions)
     if args.only:
@@ -686,14 +727,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     seconds = time.perf_counter() - started
     print()
     print(table(rows))
-    for name, row in rows.items():
-        if "ingest_seconds" in row:
-            print(
-                f"{name}: {row['papers']} papers, {row['passages']} passages; ingest {row['ingest_seconds']} s, "
-                f"questions {row['questions_seconds']} s; ask -k {row['ask_k']}, min relevance "
-                f"{row['min_relevance']}, embeddings {row['embedder']}"
-            )
-    print(f"total {seconds:.1f} s")
+    print_runs(rows, seconds)
     for note in dict.fromkeys(n for n in notes if "out of date" in n or "no embedding model" in n):
         print(note, file=sys.stderr)
     if args.json:

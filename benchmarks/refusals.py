@@ -39,12 +39,9 @@ One library takes a few seconds to a minute to ingest (the CSL JSON one holds 1,
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import re
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -55,11 +52,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import real_answers as bench
 
-from rag.config import load_settings
-from rag.services import ingest as ingest_service
 from rag.services import read as read_service
 from rag.services import writing as writing_service
-from rag.services.context import Context
 from rag.services.requests import SearchRequest, WritingOptions
 
 QUESTIONS = bench.REPO / "eval" / "refusal_questions"
@@ -116,18 +110,8 @@ def _named_keys(note: str, keys: set[str]) -> list[str]:
 def run_library(
     name: str, questions: Sequence[Question], shared: Path, model_dir: Path | None, notes: list[str]
 ) -> tuple[list[Result], dict[str, Any]]:
-    library = shared / "real" / questions[0].library
-    overrides: dict[str, Any] = {"collection": "real"}
-    if model_dir is not None:
-        overrides["embed_model_dir"] = model_dir
-    with tempfile.TemporaryDirectory(prefix="rag-refusals-") as tmp:
-        settings = load_settings(data_dir=Path(tmp), **overrides)
-        ctx = Context(settings, notify=notes.append, remember_embeddings=True)
-        started = time.perf_counter()
-        if ctx.embedding().embedder is None:
-            notes.append(f"{name}: no embedding model (set RAG_EMBED_MODEL_DIR or --model-dir): BM25-only answers")
-        ingested = ingest_service.ingest(ctx, [library])
-        ingest_seconds = time.perf_counter() - started
+    with bench.ingested_library(name, questions[0].library, shared, model_dir, notes) as library:
+        ctx = library.ctx
         keys = {bench.paper_key(p) for p in read_service.papers(ctx).papers}
         started = time.perf_counter()
         results = []
@@ -138,16 +122,7 @@ def run_library(
             if q.answerable and not result.named:
                 notes.append(f"{name}: the note of {q.question!r} names no paper of the library (labels out of date?)")
             results.append(result)
-        info = {
-            "library": questions[0].library,
-            "papers": ingested.total_papers,
-            "ask_k": settings.top_k,
-            "min_relevance": settings.min_relevance,
-            "embedder": ctx.embedding().embedder.name if ctx.embedding().embedder else "none (BM25 only)",
-            "ingest_seconds": round(ingest_seconds, 1),
-            "questions_seconds": round(time.perf_counter() - started, 1),
-        }
-        return results, info
+        return results, {**library.info, "questions_seconds": round(time.perf_counter() - started, 1)}
 
 
 def measure(results: Sequence[Result]) -> dict[str, Any]:
@@ -228,20 +203,13 @@ def show(name: str, results: Sequence[Result]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--shared", type=Path, default=SHARED, help="the shared folder holding real/")
-    parser.add_argument("--questions", type=Path, default=QUESTIONS, help="folder of question files")
-    parser.add_argument("--model-dir", type=Path, default=None, help="embedding model dir (else RAG_EMBED_MODEL_DIR)")
-    parser.add_argument("--only", action="append", default=[], help="run only this file (name without .jsonl)")
+    parser = bench.library_options(__doc__.split("\n\n")[0], QUESTIONS)
     parser.add_argument("--split", choices=("tune", "test", "all"), default="all", help="which libraries to run")
     parser.add_argument("--show", action="store_true", help="print every question's refusal or bullets")
     parser.add_argument("--json", type=Path, default=None, help="write the numbers and answers to this file")
     args = parser.parse_args(argv)
 
-    model_dir = args.model_dir
-    if model_dir is None and not os.environ.get("RAG_EMBED_MODEL_DIR"):
-        default = args.shared / "models" / "all-MiniLM-L6-v2"
-        model_dir = default if default.exists() else None
+    model_dir = bench.model_dir_of(args)
     started = time.perf_counter()
     labelled = load_questions(args.questions)
     splits = split_names(list(labelled))
@@ -281,14 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     seconds = time.perf_counter() - started
     print()
     print(table(rows))
-    for name, row in rows.items():
-        if "ingest_seconds" in row:
-            print(
-                f"{name}: {row['papers']} papers; ingest {row['ingest_seconds']} s, questions "
-                f"{row['questions_seconds']} s; ask -k {row['ask_k']}, min relevance {row['min_relevance']}, "
-                f"embeddings {row['embedder']}"
-            )
-    print(f"total {seconds:.1f} s")
+    bench.print_runs(rows, seconds)
     failed = [line for name, results in answers.items() for line in failures(name, results)]
     print("\nfailures (unanswerable answered, with the bullets' citekeys; answerable refused):")
     print("\n".join(failed) if failed else "  none")
