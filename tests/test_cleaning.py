@@ -48,6 +48,17 @@ def test_words_broken_at_a_line_end_are_joined_and_real_hyphens_kept() -> None:
     assert join_broken_words("a multi- agent and multi-agent system") == "a multi-agent and multi-agent system"
 
 
+def test_a_line_end_hyphen_left_inside_a_word_is_removed_and_compounds_kept() -> None:
+    """The line end gone with no space ("probabil-ity", as a PDF's copied abstract has it): a second part that
+    is a suffix and never a word of its own is joined; a compound whose second part is a word stays."""
+    text = "a higher probabil-ity of discipline and the effective-ness of a non-linear regulari-zation"
+    assert join_broken_words(text) == (
+        "a higher probability of discipline and the effectiveness of a non-linear regulari-zation"
+    )
+    kept = "well-being, cross-sectional co-mention and inter-session effects of T-cell X-ray Dunning-Kruger"
+    assert join_broken_words(kept) == kept
+
+
 def test_line_numbers_run_into_a_sentence_are_removed() -> None:
     numbered = (
         "Agents that learn communication 7 game theory with many agents in a large 8 the effects of this on "

@@ -54,6 +54,13 @@ _COMPOUND_FIRSTS = _words(
 _WORD_ENDING = re.compile(r"(?:ing|ed|tion|sion|ment|ness|ity|ical|ive|ous|ful|less|able)$")
 # Where the line end is gone, "x- y" is as often a dash typed as a hyphen ("sources- actual speech",
 # "OpenFluor- an online library"): only a second part that is plainly a word's ending is joined to the first.
+# A line-end hyphen left inside a word whose line end is gone with no space ("a higher probabil-ity of"): the
+# second part is a suffix that is never a word of its own, so no compound is broken ("co-mention" and
+# "inter-session" stay).
+_SPLIT_SUFFIX = re.compile(
+    r"\b([^\W\d_]{3,30})-(ity|ities|tion|tions|sion|sions|ment|ments|ness|ance|ances|ence|ences|ation|ations|"
+    r"ization|izations|isation|isations|ically)\b"
+)
 _SUFFIX_START = re.compile(r"^(?:[a-z]{0,3}(?:tion|sion)|(?:s|c|l)?ity|ment|ness|ance|ence|ulat|lization|ization|ture)")
 
 # Line numbers of a manuscript under review, run into the text: 7, 8, 9 ... each between two words of a
@@ -125,12 +132,14 @@ def _compose(text: str) -> str:
 
 
 def join_broken_words(text: str, vocabulary: frozenset[str] | None = None, at_line_ends: bool = False) -> str:
-    """'communi- cation' -> 'communication', 'fine- grained' -> 'fine-grained'; suspended hyphens stay.
+    """'communi- cation' -> 'communication', 'fine- grained' -> 'fine-grained', 'probabil-ity' -> 'probability';
+    suspended hyphens stay.
     ``vocabulary`` (lower-case words of the whole document) decides first where it knows either form.
     ``at_line_ends``: the breaks are 'communi-\\ncation', known to be line ends, so an unknown word is
     joined (typesetters cut syllables far more often than at a compound's hyphen); run into one line,
     an unknown 'x- y' is left as written unless 'y' is plainly a word's ending."""
     pattern = _LINE_END_BREAK if at_line_ends else _BROKEN_WORD
+    text = _SPLIT_SUFFIX.sub(r"\1\2", text)
     if ("-\n" if at_line_ends else "- ") not in text:
         return text
     known = vocabulary if vocabulary is not None else words_of(text)
