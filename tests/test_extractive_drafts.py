@@ -18,6 +18,7 @@ from conftest import MODEL_DIR, REPO, needs_model
 from fake_openai import FakeOpenAI, Reply
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from test_voice import MANY, ONE, TWO
 from typer.testing import CliRunner
 
 from rag.check import CITATION_GROUP, Answer, AnswerMode, Citation, CitedSentence, source_block
@@ -45,15 +46,6 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
 NO_LOG = WritingOptions(use_llm=False, cache=False, log=False)
 _QUOTATION = re.compile(r"“[^”]*”")
 _FIRST_PERSON = re.compile(r"\b(?:we|our|us|ours|ourselves)\b", re.IGNORECASE)
-
-
-def _paper(key: str, authors: list[str], year: int | None = 2020) -> Paper:
-    return Paper(id=key, text="An abstract.", title="A title", authors=authors, year=year, citekey=key)
-
-
-TWO = _paper("kharitonov2020", ["Kharitonov, Eugene", "Baroni, Marco"])
-MANY = _paper("hazra2021", ["Hazra, Rishi", "Dixit, Sonu", "Sen, Sayambhu"], 2021)
-ONE = _paper("scotton2019", ["Scotton, Michele"], 2019)
 
 
 # --- in-text citations in every format ---------------------------------------------------------------------

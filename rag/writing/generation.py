@@ -170,6 +170,13 @@ def _long_limit(paper_count: int) -> int:
     return max(MIN_LONG_SENTENCES, min(MAX_LONG_SENTENCES, SENTENCES_PER_PAPER * paper_count))
 
 
+def _refused(question: str, hits: Sequence[Hit], related: list[Paper]) -> Answer:
+    """'Insufficient evidence', with the title-only papers as relevant as evidence would be."""
+    answer = refusal(question, hits)
+    answer.related = related
+    return answer
+
+
 def _as_text(reply: Completion) -> str:
     """A reply written back as [n] text (a partial summary fed to the merge)."""
     return " ".join(with_citations(claim.text, claim.numbers) for claim in read_claims(reply))
@@ -196,15 +203,12 @@ class Composer:
         kept fewer supported sentences than there are quotes."""
         evidence_hits = answer_evidence(question, hits, min_relevance)
         related = related_without_abstract(hits, question, min_relevance)
-        table = sentence_table(question, evidence_hits, self.embedder) if evidence_hits else []
+        if not evidence_hits or misses_key_concepts(question, evidence_hits):
+            return _refused(question, hits, related)
+        table = sentence_table(question, evidence_hits, self.embedder)
         quotes = choose_quotes(table)
-        unanswerable = misses_key_concepts(question, evidence_hits) or drifts_from_quotes(
-            question, quotes, self.embedder
-        )
-        if not evidence_hits or unanswerable:
-            answer = refusal(question, hits)
-            answer.related = related
-            return answer
+        if drifts_from_quotes(question, quotes, self.embedder):
+            return _refused(question, hits, related)
         long, source_tokens = self.options.long, self.options.source_tokens
         if long:
             shown = focused_sources(table, LONG_SOURCE_SENTENCES, source_tokens)
