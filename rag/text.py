@@ -90,16 +90,21 @@ def _sentence_end(marks: str) -> re.Pattern[str]:
 
 
 # A full stop with no space after it, before a capitalised word: sentences an export ran together ("...12 to 72
-# months.ConclusionsThe present review ..."), not a number, an initial or an abbreviation ("U.S.", "e.g.").
-_GLUED_STOP = re.compile(r"(?<=[a-z0-9%)\]]\.)(?=[A-Z][a-z])")
+# months.ConclusionsThe present review ...", "... except group DP.ConclusionsEndodontically ..."), not a number,
+# an initial or an abbreviation ("U.S.", "e.g.").
+_GLUED_STOP = re.compile(r"(?:(?<=[a-z0-9%)\]]\.)|(?<=[A-Z]{2}\.))(?=[A-Z][a-z])")
 # ...or before a number opening the next one ("... functional pathways.120 pathways steered the cell ..."), after
 # a word that is not an abbreviation ("vol.3 of").
 _GLUED_NUMBER = re.compile(r"(?<=[a-z]{3}\.)(?=\d[\d,]*\s+[a-z])")
+# ...or a numbered section of a structured abstract run on after a semicolon or a full stop, as MDPI journals
+# print them ("... computational resource; (2) Methods: To address this problem, ..."): a sentence of its own.
+_NUMBERED_SECTION = re.compile(r"(?<=[;.])\s+(?=\(\d\)\s+[A-Z][A-Za-z ,&/-]{2,60}:\s)")
 
 
 def unglue(sentence: str) -> list[str]:
     """``sentence`` cut where sentences run together, each piece as the text has it (with its full stop)."""
     cuts = [m.start() for m in _GLUED_STOP.finditer(sentence)]
+    cuts += [m.end() for m in _NUMBERED_SECTION.finditer(sentence)]
     for match in _GLUED_NUMBER.finditer(sentence):
         word = sentence[: match.start() - 1].rsplit(" ", 1)[-1]
         if not is_abbreviation(word):

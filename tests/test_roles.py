@@ -40,6 +40,11 @@ def test_labels_are_read_and_stripped() -> None:
     assert found is not None and found[1] is None  # two roles: the model decides
     assert strip_label("BACKGROUND AND PURPOSE: Gait speed predicts dementia.") == "Gait speed predicts dementia."
     assert strip_label("Design, setting, and participants: A cohort.") == "A cohort."
+    assert section_label("(2) Methods: We present X.") == ("(2) Methods: ", Role.METHOD)
+    assert section_label("ConclusionsEndodontically treated teeth ...") == ("Conclusions", Role.CONCLUSION)
+    assert strip_label("MethodsThis study was a trial.") == "This study was a trial."
+    assert strip_label("Resultsoriented care helps.") == "Resultsoriented care helps."  # a word, not a label
+    assert strip_label("(3) Results and conclusion: X is faster.") == "X is faster."
     for plain in ("Note: this is not a label.", "We found: nothing.", "Results showed a gain.", "p: 0.5 was used"):
         assert strip_label(plain) == plain
 
@@ -80,6 +85,20 @@ def test_an_open_question_or_earlier_work_is_no_finding_wherever_it_sits() -> No
     assert sentence_roles(reported)[3] is not Role.BACKGROUND, "a result beside the open question stays a result"
     earlier = [*sentences[:3], "We have previously demonstrated that this approach identifies network models."]
     assert sentence_roles(earlier)[3] is Role.BACKGROUND, "what earlier work found is background"
+
+
+def test_what_a_paper_sets_out_to_explore_is_its_aim_wherever_it_sits() -> None:
+    sentences = [
+        "Signalling networks in the mammalian cell are complex systems.",
+        "We combine hybrid Petri net modelling and simulation.",
+        "We use this methodology on the regulatory network of the proteins mTOR and p70S6K.",
+        "With our new model of the network, we explore the current biological hypothesis for the response of mTOR.",
+        "Simulation results indicate instead that a feedforward motif acts as a coincidence detector.",
+    ]
+    roles = sentence_roles(sentences)
+    assert roles[3] is Role.AIM and roles[4] in (Role.RESULT, Role.CONCLUSION)
+    reporting = [*sentences[:3], "We investigate the toxic effect of glucose and demonstrate that GLP-1 protects."]
+    assert sentence_roles(reporting)[3] is not Role.AIM, "a sentence that also reports stays the model's to read"
 
 
 def test_the_shipped_model_is_small_and_says_what_it_was_fitted_on() -> None:
@@ -126,6 +145,12 @@ def test_a_quote_never_shows_a_section_label() -> None:
         ("see vol.3 of the series.", ["see vol.3 of the series."]),  # an abbreviation
         ("The value was 0.120 mg in 3 of them.", ["The value was 0.120 mg in 3 of them."]),  # a number
         ("The U.S.Army trial ended", ["The U.S.Army trial ended"]),  # letters with stops
+        (  # MDPI's numbered sections, run on after a semicolon or a full stop
+            "costs massive resources; (2) Methods: We present X. (3) Results and conclusion: X is faster.",
+            ["costs massive resources;", "(2) Methods: We present X.", "(3) Results and conclusion: X is faster."],
+        ),
+        ("doses (see (2) below); the rest", ["doses (see (2) below); the rest"]),  # a numbered aside, no label
+        ("except group DP.ConclusionsThe teeth", ["except group DP.", "ConclusionsThe teeth"]),  # after capitals
     ],
 )
 def test_sentences_run_together_are_cut_apart_as_the_text_has_them(text: str, pieces: list[str]) -> None:

@@ -52,7 +52,8 @@ _LABEL_WORDS = frozenset(
     "selection setting settings significance sources statement study subjects summary synthesis trial "
     "What is known why".lower().split()
 )
-_LABEL = re.compile(r"^\s*((?:[A-Za-z][A-Za-z/']*[ ,&-]{0,3}){1,7}?)\s?:\s+(?=\S)")
+# A label may be numbered, as MDPI journals number theirs ("(2) Methods: ...").
+_LABEL = re.compile(r"^\s*(?:\(\d\)\s*)?((?:[A-Za-z][A-Za-z/']*[ ,&-]{0,3}){1,7}?)\s?:\s+(?=\S)")
 _METHOD_KEYS = ("method", "design", "setting", "participant", "material", "search", "selection", "data",
                 "intervention", "measure", "outcome", "approach", "population", "subjects", "patients", "criteria",
                 "analys", "synthesis")  # fmt: skip
@@ -66,12 +67,18 @@ _LABEL_ROLES = (
 )
 # A label naming two roles ("Background and purpose") leaves the sentence to the model.
 _MIXED = 2
+# A one-word label an export glued to the sentence it heads, with neither colon nor space ("MethodsThis study ...",
+# "ConclusionsEndodontically treated incisors ...": 32 in the real libraries' files).
+_GLUED_LABEL = re.compile(
+    r"^\s*(Background|Introduction|Objectives?|Aims?|Purpose|Methods?|Results|Findings|Conclusions?|Discussion|"
+    r"Significance|Interpretation)(?=[A-Z][a-z])"
+)
 
 
 def section_label(sentence: str) -> tuple[str, Role | None] | None:
     """The structured abstract's label opening ``sentence`` ("RESULTS: ") and the role it names (None when it
     names several or none); None when the sentence opens with no label."""
-    match = _LABEL.match(sentence)
+    match = _LABEL.match(sentence) or _GLUED_LABEL.match(sentence)
     if match is None:
         return None
     words = [w for w in re.split(r"[\s,&/-]+", match.group(1).lower()) if w]
@@ -202,6 +209,8 @@ def role_probabilities(sentences: Sequence[str]) -> FloatArray:
             found[i] = [float(role is current) for role in ROLES]
         elif _states_no_finding(plain[i]):
             found[i] = [float(role is Role.BACKGROUND) for role in ROLES]
+        elif _states_aim(plain[i]):
+            found[i] = [float(role is Role.AIM) for role in ROLES]
     return found
 
 
@@ -222,6 +231,26 @@ _EARLIER_WORK = re.compile(
     r"analyses) (?:has|have) (?:shown|demonstrated|reported|found|suggested|revealed)|it has (?:previously )?been "
     r"(?:shown|demonstrated|reported|suggested))\b"
 )
+
+
+# What a paper sets out to find, said in the present wherever it sits ("With our new model, we explore the current
+# biological hypothesis for ...", "We investigate how techniques for X scale"): its aim, although the model, reading
+# its place near the end, took 5 of the 17 such sentences of four real libraries' unstructured abstracts for
+# findings (all 5 aims). Not when it also reports ("... and demonstrate that", "we show"). Among 642 structured
+# abstracts it fires on 14 sentences, 13 of them labelled background or aim.
+_AIM_VERB = re.compile(
+    r"\b(?:we (?:explore|investigate|examine|study|test|assess|evaluate|address|probe|ask|seek to|set out to)|"
+    r"this (?:paper|study|work|article|chapter) (?:explores|investigates|examines|tests|assesses|evaluates|"
+    r"addresses))\b(?! that)"
+)
+_REPORTS = re.compile(r"\b(?:demonstrat|show|found|find|reveal|identif|observ|indicat|confirm)")
+
+
+def _states_aim(sentence: str) -> bool:
+    lower = sentence.lower()
+    cues = (*_REPORTING_CUES, "comparative")
+    reports = _REPORTS.search(lower) or any(_CUE_PATTERNS[cue].search(lower) for cue in cues)
+    return bool(_AIM_VERB.search(lower)) and not reports
 
 
 def _states_no_finding(sentence: str) -> bool:
