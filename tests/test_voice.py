@@ -145,6 +145,20 @@ def test_a_draft_never_writes_an_aim_as_a_sentence_without_its_paper() -> None:
     assert "lower with Z" in answer.text and "To evaluate" not in answer.text
 
 
+@pytest.mark.parametrize(
+    "glued",
+    [
+        "Lower forces were found for group D (p<0.034) except group DP.ConclusionsTreated incisors may be restored.",
+        "Lower forces were found for group D (p<0.034) except DP; (2) Conclusions: Treated incisors may be restored.",
+    ],
+)
+def test_a_draft_never_shows_a_label_an_export_glued_or_numbered(glued: str) -> None:
+    paper = Paper(id="x", text=glued, title="Restored incisors", authors=["Stein, Manja"], year=2019, citekey="x")
+    answer = prose_or_outline("restoration of treated incisors", [paper], None)
+    assert "Treated incisors may be restored" in answer.text
+    assert "Conclusions" not in answer.text and "(2)" not in answer.text
+
+
 def test_labels_and_verbs() -> None:
     assert in_text_label(TWO) == "Kharitonov and Baroni (2020)"
     assert in_text_label(_paper("x", ["Smith, A", "others"], None)) == "Smith et al."

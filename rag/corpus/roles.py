@@ -70,8 +70,9 @@ _MIXED = 2
 # A one-word label an export glued to the sentence it heads, with neither colon nor space ("MethodsThis study ...",
 # "ConclusionsEndodontically treated incisors ...": 32 in the real libraries' files).
 _GLUED_LABEL = re.compile(
-    r"^\s*(Background|Introduction|Objectives?|Aims?|Purpose|Methods?|Results|Findings|Conclusions?|Discussion|"
-    r"Significance|Interpretation)(?=[A-Z][a-z])"
+    r"^\s*((?i:background|introduction|context|importance|objectives?|aims?|purpose|methods?|methodology|design|"
+    r"materials and methods|study design|results?|main results|findings|conclusions?|discussion|summary|"
+    r"significance|interpretation|clinical significance|clinical relevance|results and discussion))(?=[A-Z][a-z])"
 )
 
 

@@ -16,7 +16,6 @@ sentence, so what is shown restates its source. Each sentence keeps where it cam
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,6 +26,7 @@ from rag.check.claims import Claim, with_citations
 from rag.check.reading import CitedText, prepare
 from rag.check.screen import no_news_terms
 from rag.check.sentences import Answer, AnswerMode, Citation, CitedSentence, Provenance
+from rag.corpus.roles import strip_label
 from rag.embed.cached import CachedEmbedder
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
@@ -34,7 +34,7 @@ from rag.text import plural, term_coverage, tokenize, unglue
 from rag.writing.evidence_sentences import HitSentences, defuse_citations, sentence_table
 from rag.writing.findings import Option, Said, slots
 from rag.writing.outline import OUTLINE_LABEL, group_papers, outline, theme_count, themes_of
-from rag.writing.voice import SECTION_NAMES, Turned, Voice, aim_fragment, quoted, turn
+from rag.writing.voice import Turned, Voice, aim_fragment, quoted, turn
 
 PROSE_LABEL = "Drafted without a language model from the papers' own sentences (set RAG_LLM_MODEL for a model's prose)"
 # Sentences of a paper offered to the check, best first: the selector's top ones for the topic, each place
@@ -116,14 +116,10 @@ def _ways(source: str, paper: Paper, rank: float, first: bool) -> list[Candidate
     return found
 
 
-# Sentences an export ran together are cut apart (rag.text.unglue) before the selector reads them; a section
-# heading run into the next word ("ConclusionsThe present review ...") is dropped from a draft's sentence too.
-_GLUED_HEADING = re.compile(rf"^{SECTION_NAMES}(?=[A-Z][a-z])")
-
-
 def _unglued(sentence: str) -> list[str]:
-    """``sentence`` cut where sentences run together, each piece without the heading glued to its start."""
-    pieces = [_GLUED_HEADING.sub("", p) for p in unglue(sentence)]
+    """``sentence`` cut where sentences run together (rag.text.unglue: the selector's sentences are, but a
+    citation marker taken out can leave "results.The"), each piece without a section label."""
+    pieces = [strip_label(p) for p in unglue(sentence)]
     return [p if p.endswith((".", "!", "?", "…")) else p + "." for p in pieces]
 
 
