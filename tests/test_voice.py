@@ -159,6 +159,17 @@ def test_a_draft_never_shows_a_label_an_export_glued_or_numbered(glued: str) -> 
     assert "Conclusions" not in answer.text and "(2)" not in answer.text
 
 
+def test_a_draft_writes_what_a_paper_found_before_what_it_set_out_to_do() -> None:
+    text = (
+        "We investigate the wear of posterior composite restorations in adults. Forty patients received two "
+        "restorations each. After 14 years, wear of the posterior composite restorations was lower with the "
+        "microhybrid than with the packable composites."
+    )
+    paper = Paper(id="x", text=text, title="Wear of posterior composites", authors=["Castro, Luis"], year=2019)
+    answer = prose_or_outline("wear of posterior composite restorations", [paper], None)
+    assert "was lower with the microhybrid" in answer.text and "investigates" not in answer.text
+
+
 def test_labels_and_verbs() -> None:
     assert in_text_label(TWO) == "Kharitonov and Baroni (2020)"
     assert in_text_label(_paper("x", ["Smith, A", "others"], None)) == "Smith et al."

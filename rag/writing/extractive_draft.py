@@ -3,7 +3,8 @@
 The papers are grouped into themes as the outline groups them (rag.writing.outline), the themes ordered by
 how well their papers answer the topic; a paper that shares only one of the topic's words and is not close to
 it in meaning is left out (listed as found, not cited). Each paper's sentence is the one of its abstract that
-best answers the topic (the evidence selector of rag.writing.evidence_sentences), turned into the citing voice
+best answers the topic (the evidence selector of rag.writing.evidence_sentences), what it found before what it
+set out to do or how (rag.corpus.roles), turned into the citing voice
 (rag.writing.voice: "We show X" -> "Hazra et al. (2021) show X"), kept as written, or quoted and attributed.
 Then a theme's papers are grouped by what they found (rag.writing.findings): papers reporting the same
 finding share one sentence, opposite findings are contrasted ("whereas"), and "Similarly," / "In contrast,"
@@ -65,6 +66,9 @@ FEW_TOPIC_TERMS = 2
 SUMMARY_SENTENCES_PER_THEME = 3
 # Sentences an export ran together are offered one by one, the one sharing most of the topic's terms first.
 PIECE_COST = 0.1
+# A related-work sentence says what a paper found: a sentence that reports no finding (its background, aim or
+# method, by rag.corpus.roles) costs up to this much more (times 1 - its probability of reporting one).
+NOT_FINDING_COST = 0.6
 
 
 @dataclass
@@ -94,10 +98,13 @@ def _candidates(topic: str, row: HitSentences) -> list[Candidate]:
     paper = row.hit.paper
     found = []
     ranked = [i for i in row.ranked if i < row.abstract_sentences][:CANDIDATES_PER_PAPER]
+    finding = row.finding or []
     for rank, index in enumerate(ranked):
         pieces = _unglued(defuse_citations(row.sentences[index]))
+        reports = finding[index] if index < len(finding) else 1.0
+        cost = RANK_COST * rank + NOT_FINDING_COST * (1.0 - reports)
         for piece, source in enumerate(sorted(pieces, key=lambda p: -term_coverage(topic, p))):
-            found += _ways(source, paper, RANK_COST * rank + PIECE_COST * piece, first=index == 0)
+            found += _ways(source, paper, cost + PIECE_COST * piece, first=index == 0)
     return sorted(found, key=lambda c: c.cost)
 
 
@@ -198,7 +205,7 @@ def extractive_prose(
     # Each sentence embedded once: the themes are grouped by the vectors the evidence selector made.
     embedder = CachedEmbedder(embedder) if embedder is not None else None
     hits = [Hit(paper, rank, 0.0) for rank, paper in enumerate(papers, start=1)]
-    table = sentence_table(topic, [h for h in hits if not h.paper.no_abstract], embedder)
+    table = sentence_table(topic, [h for h in hits if not h.paper.no_abstract], embedder, findings=True)
     rows = {row.hit.rank - 1: row for row in table if row.hit.paper.id in keep or _on_topic(topic, row)}
     usable = sorted(rows)
     if not usable:
