@@ -33,8 +33,10 @@ every question:
   two papers of one answer), and, beside the issue's list, ``heading`` (a section number and heading glued
   on: "3.3 Fault Tolerance Since ..."), ``toc`` (a table of contents: dot leaders, "# Table of Contents"),
   ``hyphenation`` ("classi- fication", a soft hyphen), ``glued_list`` (a blurb's or a PDF's list run into one
-  "sentence": "... analysis Promotes understanding ... context Comprehensive appendices", bullets) and
-  ``connective`` (starts "Moreover," / "However," / "Hence": leans on the sentence before; reported, no goal).
+  "sentence": "... analysis Promotes understanding ... context Comprehensive appendices", bullets),
+  ``back_matter`` (what an export appends to an abstract: "Supported By: ...", "Keywords: ...", "TRIAL
+  REGISTRATION: ...") and ``connective`` (starts "Moreover," / "However," / "Hence": leans on the sentence
+  before; reported, no goal).
 
 The detectors are heuristics, tuned on every sentence of these three libraries (abstracts and PDF passages);
 ``--show`` marks each bullet's kinds so a reader can check them. A bullet's grade is its paper's: a quote of
@@ -105,6 +107,7 @@ KINDS = (
     "toc",
     "hyphenation",
     "glued_list",
+    "back_matter",
     "connective",
 )
 GOAL_ZERO = KINDS[:-1]  # "connective" is reported, not a goal
@@ -113,6 +116,12 @@ GOAL_ZERO = KINDS[:-1]  # "connective" is reported, not a goal
 
 _LIGATURE = re.compile("[\ufb00-\ufb06]")
 _COPYRIGHT = re.compile(r"©|\(c\)\s*(?:19|20)\d\d|\bcopyright\b|\ball rights reserved\b", re.I)
+# What an export appends to an abstract: "Supported By: ...", "Keywords: ...", "TRIAL REGISTRATION: NCT...".
+_BACK_MATTER = re.compile(
+    r"\b(?:Supported by|Funding(?: sources?)?|Key ?words|Disclosures?|Conflicts? of interest|(?:Trial )?Registration)"
+    r"\s?:",
+    re.I,
+)
 # rag marks a quote from a PDF passage with where it is: "... (p. 4)" / "(passage 3)".
 _LOCATION = re.compile(r"\s*\((?:p\.\s*\d+|passage \d+)\)\s*$")
 _LOCATIONS = re.compile(r"\s*\((?:p\.\s*\d+|passage \d+)\)")
@@ -239,6 +248,8 @@ def quote_faults(quote: str) -> set[str]:
         kinds.add("hyphenation")
     if len(_GLUED_ITEM.findall(text)) >= GLUED_ITEMS or len(_BULLET_MARK.findall(text)) >= GLUED_ITEMS - 1:
         kinds.add("glued_list")
+    if _BACK_MATTER.search(text):
+        kinds.add("back_matter")
     if _CONNECTIVE.match(first):
         kinds.add("connective")
     return kinds

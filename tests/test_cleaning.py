@@ -104,6 +104,41 @@ def test_a_text_about_copyright_is_not_a_notice() -> None:
 @pytest.mark.parametrize(
     ("dirty", "clean"),
     [
+        (  # Embase: funding and keywords run on after the last sentence
+            "We found X in 40 patients. It was large. Supported By: EU Horizon 2020 No 667302 Keywords: ADHD, ML",
+            "We found X in 40 patients. It was large.",
+        ),
+        (
+            "Mortality fell with FIT. Trial Registration: ClinicalTrials.gov Identifier: NCT01741363.",
+            "Mortality fell with FIT.",
+        ),
+        (  # PubMed: a registration between two sections of the abstract's own
+            "BACKGROUND: X is common. METHODS: We did Y. TRIAL REGISTRATION: NCT123. RESULTS: Z fell. CONCLUSIONS: Z.",
+            "BACKGROUND: X is common. METHODS: We did Y. RESULTS: Z fell. CONCLUSIONS: Z.",
+        ),
+        ("It works. FUNDING: Gates Foundation. TRIAL REGISTRATION: RIDIE-ID-5de0.", "It works."),
+        ("The model fits well. Keywords: copula; wildfire. Abstrak Model copula merupakan", "The model fits well."),
+    ],
+)
+def test_funding_registration_and_keywords_appended_to_an_abstract_are_removed(dirty: str, clean: str) -> None:
+    assert clean_prose(dirty) == clean
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We randomised 571 mothers (Registration: PACTR201410000859336). We found that 69% of mothers improved.",
+        "Funding: how grants are allocated shapes research, as this long study of many funders and fields shows.",
+        "Registries matter: registration of trials is rising, and funding agencies ask for it in every field now.",
+    ],
+)
+def test_a_text_about_funding_or_registration_keeps_its_words(text: str) -> None:
+    assert clean_prose(text) == text
+
+
+@pytest.mark.parametrize(
+    ("dirty", "clean"),
+    [
         ("Tasks are re-run. 3.3 Fault Tolerance Since the MapReduce library is", "Tasks are re-run. Since the "),
         ("2. Preliminaries and notation The notation N stands for", "The notation N stands for"),
         ("1 Introduction Deep learning is big. II. RELATED WORK Recent works", "Deep learning is big. Recent works"),

