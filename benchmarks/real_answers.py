@@ -265,15 +265,15 @@ def _sentences(quote: str) -> list[str]:
 
 
 def answer_faults(bullets: Sequence[Bullet]) -> list[set[str]]:
-    """Per bullet, the kinds of debris; ``duplicate`` when a sentence it quotes (of 5+ words) is quoted under
-    another paper of the same answer."""
+    """Per bullet, the kinds of debris; ``duplicate`` when a sentence it quotes (of 5+ words) is quoted again in
+    another line of the same answer."""
     faults = [quote_faults(b.quote) for b in bullets]
-    owners: dict[str, set[str]] = {}
+    owners: dict[str, set[int]] = {}
     for b in bullets:
         for sentence in _sentences(b.quote):
             key = _sentence_key(sentence)
             if len(key.split()) >= 5:
-                owners.setdefault(key, set()).add(b.key)
+                owners.setdefault(key, set()).add(b.line)
     for b, kinds in zip(bullets, faults, strict=True):
         if any(len(owners.get(_sentence_key(s), ())) > 1 for s in _sentences(b.quote)):
             kinds.add("duplicate")
@@ -332,9 +332,10 @@ class Bullet:
     key: str  # the quoted paper's citekey (its id when it has none)
     title: str
     quote: str
+    line: int = 0  # the answer's line: papers whose quotes say the same share one
 
 
-_BULLET = re.compile(r"^\s*[-•*]\s+(.*?)\s*\[(\d+)\]\s*$")
+_BULLET = re.compile(r"^\s*[-•*]\s+(.*?)\s*((?:\[\d+\])+)\s*$")
 
 
 def paper_key(paper: Paper) -> str:
@@ -357,16 +358,18 @@ def _strip_lead(body: str, paper: Paper) -> str:
 
 
 def bullets_of(answer: Answer) -> list[Bullet]:
-    """The answer's quote bullets: lines '- ... [n]' whose n is one of its citations."""
+    """The answer's quote bullets: lines '- ... [n]' whose n is one of its citations; a bullet citing papers whose
+    quotes say the same ('- Title A (..); Title B (..): ... [3][4]') counts once for each."""
     if answer.mode is AnswerMode.INSUFFICIENT:
         return []
     papers = {c.n: c.paper for c in answer.citations}
     out = []
-    for line in answer.text.splitlines():
+    for number, line in enumerate(answer.text.splitlines()):
         match = _BULLET.match(line)
-        if match and int(match.group(2)) in papers:
-            paper = papers[int(match.group(2))]
-            out.append(Bullet(paper_key(paper), paper.title or "", _strip_lead(match.group(1), paper)))
+        cited = [papers[int(n)] for n in re.findall(r"\d+", match.group(2)) if int(n) in papers] if match else []
+        if match and cited:
+            quote = _strip_lead(match.group(1), cited[0])
+            out += [Bullet(paper_key(paper), paper.title or "", quote, number) for paper in cited]
     return out
 
 

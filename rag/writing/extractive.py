@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rag.check.sentences import Answer, AnswerMode, Citation
 from rag.check.sources import author_year
@@ -54,6 +54,11 @@ CLOSE_TO_BEST = 0.6
 # the tune half of eval/refusal_questions (benchmarks/refusals.py), where no answerable question drifts by
 # more than 0.04 and the near-topic ones the other rules miss drift by 0.10-0.15.
 DRIFT = 0.09
+# Two papers whose quotes share this share of their terms (Jaccard, over sentences of at least SAME_WORDS_MIN
+# terms) say the same thing: a preprint and its journal version, one study's two conference abstracts. One bullet
+# cites both.
+SAME_WORDS = 0.8
+SAME_WORDS_MIN = 5
 # A question's words as the drift test takes them out and puts the rest back together.
 _QUESTION_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*|\S")
 
@@ -81,20 +86,43 @@ def _lead(paper: Paper) -> str:
 
 @dataclass
 class Quote:
-    """The sentence(s) of one paper that answer the question, and how well the paper answers it."""
+    """The sentence(s) of one paper that answer the question, and how well the paper answers it; ``twins``: other
+    papers whose quote says the same (cited beside it, not quoted again)."""
 
     hit: Hit
     sentences: list[str]
     rank_score: float
+    twins: list[Hit] = field(default_factory=list)
 
-    def line(self, n: int) -> str:
-        return f"- {_lead(self.hit.paper)}{defuse_citations(' '.join(self.sentences))} [{n}]"
+    @property
+    def papers(self) -> list[Paper]:
+        return [self.hit.paper, *(twin.paper for twin in self.twins)]
+
+    def line(self, *numbers: int) -> str:
+        """The bullet, citing its paper as ``numbers[0]`` and its twins as the numbers after (those given)."""
+        cited = list(zip(self.papers, numbers, strict=False))
+        leads = "; ".join(lead for paper, _ in cited if (lead := _lead(paper).removesuffix(": ")))
+        lead = f"{leads}: " if leads else ""
+        return f"- {lead}{defuse_citations(' '.join(self.sentences))} {''.join(f'[{n}]' for _, n in cited)}"
+
+    def says_the_same(self, other: Quote) -> bool:
+        """Whether a sentence of each is the same, or shares SAME_WORDS of its terms."""
+        mine = [set(tokenize(s)) for s in self.sentences]
+        for theirs in (set(tokenize(s)) for s in other.sentences):
+            for terms in mine:
+                if terms == theirs or (
+                    min(len(terms), len(theirs)) >= SAME_WORDS_MIN
+                    and len(terms & theirs) >= SAME_WORDS * len(terms | theirs)
+                ):
+                    return True
+        return False
 
 
-def choose_quotes(table: Sequence[HitSentences], limit: int = MAX_ANSWER_SENTENCES) -> list[Quote]:
+def choose_quotes(table: Sequence[HitSentences], limit: int = MAX_ANSWER_SENTENCES, twins: bool = True) -> list[Quote]:
     """The quotes of at most ``limit`` papers whose quote answers the question, best first, one per paper (its
-    quoted sentences); papers are ordered by their best-matching sentence and their retrieval rank. A sentence
-    already quoted for another paper (a duplicate record of one text) is not quoted again."""
+    quoted sentences); papers are ordered by their best-matching sentence and their retrieval rank. A paper whose
+    quote says what one chosen already says (a duplicate record of one text, a preprint and its published version)
+    is that quote's twin (``twins``), else left out."""
     quotes = [
         Quote(row.hit, [row.sentences[i] for i in row.quoted], max(row.match) + RANK_PRIOR_WEIGHT / row.hit.rank)
         for row in table
@@ -102,19 +130,18 @@ def choose_quotes(table: Sequence[HitSentences], limit: int = MAX_ANSWER_SENTENC
     ]
     quotes.sort(key=lambda q: -q.rank_score)
     chosen: list[Quote] = []
-    seen: set[str] = set()
     for quote in quotes:
-        said = {" ".join(s.lower().split()) for s in quote.sentences}
-        if said & seen:
-            continue
-        seen |= said
-        chosen.append(quote)
-    return chosen[:limit]
+        same = next((c for c in chosen if quote.says_the_same(c)), None)
+        if same is None and len(chosen) < limit:
+            chosen.append(quote)
+        elif same is not None and twins:
+            same.twins.append(quote.hit)
+    return chosen
 
 
 def also_found(table: Sequence[HitSentences], quotes: Sequence[Quote]) -> list[Paper]:
     """Papers found whose abstract does not answer the question (their best quote does not): still named."""
-    quoted = {q.hit.paper.id for q in quotes}
+    quoted = {paper.id for q in quotes for paper in q.papers}
     return [row.hit.paper for row in table if row.hit.paper.id not in quoted]
 
 
@@ -181,9 +208,14 @@ def unanswered(question: str, quotes: Sequence[Quote], embedder: Embedder | None
 
 
 def quoted_answer(question: str, hits: Sequence[Hit], quotes: Sequence[Quote]) -> Answer:
-    """The quotes as an answer, each bullet citing the paper it quotes."""
-    citations = [Citation(n, q.hit.paper) for n, q in enumerate(quotes, start=1)]
-    text = "\n".join(q.line(n) for n, q in enumerate(quotes, start=1))
+    """The quotes as an answer, each bullet citing the paper it quotes (and its twins)."""
+    citations: list[Citation] = []
+    lines = []
+    for quote in quotes:
+        numbers = range(len(citations) + 1, len(citations) + 1 + len(quote.papers))
+        citations += [Citation(n, paper) for n, paper in zip(numbers, quote.papers, strict=True)]
+        lines.append(quote.line(*numbers))
+    text = "\n".join(lines)
     return Answer(question, text, AnswerMode.EXTRACTIVE, citations, list(hits))
 
 

@@ -132,7 +132,7 @@ def evidence_table(
     best first; none answers: no rows, and the refusal ``rag ask`` would give."""
     evidence = answer_evidence(question, hits, min_relevance)
     table = sentence_table(question, evidence, embedder, findings=True) if evidence else []
-    quotes = choose_quotes(table, limit)
+    quotes = choose_quotes(table, limit, twins=False)
     if unanswered(question, quotes, embedder):
         return EvidenceTable(question, AnswerMode.INSUFFICIENT, message=refusal(question, hits).text)
     by_paper = {row.hit.paper.id: row for row in table}
