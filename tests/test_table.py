@@ -157,3 +157,5 @@ def test_studied_and_numbers_are_the_abstracts_words() -> None:
         "95% CI 8.3-9.8",
         "p < 0.001",
     ]
+    named = "In 24 sewersheds SARS-CoV-2 RNA preceded COVID-19 cases by 7 days; IL-6 fell by 10-20%."
+    assert numbers_in(named) == ["24", "7", "10-20%"], "a number in a name is no finding's number"

@@ -54,10 +54,11 @@ _POPULATION = re.compile(
     rf"(?:{_PEOPLE}))\b",
     re.IGNORECASE,
 )
-# A number as a finding states it: "10%", "9.0% (95% CI 8.3-9.8)" gives "9.0%", "95% CI 8.3-9.8"; "p < 0.001".
+# A number as a finding states it: "10%", "9.0% (95% CI 8.3-9.8)" gives "9.0%", "95% CI 8.3-9.8"; "p < 0.001"; not
+# the number of a name ("SARS-CoV-2", "COVID-19", "IL-6").
 _STATISTIC = re.compile(
     r"(?:\b(?:p|P)\s?[<=>≤]\s?0?\.\d+|(?:\b95|\b99|\b90)\s?%\s?(?:CI|CrI|UI|confidence interval)\s?[:,]?\s?"
-    r"-?\d+(?:\.\d+)?%?\s?(?:-|–|to|,)\s?-?\d+(?:\.\d+)?%?|[<>≤≥]?\s?(?<![\w.])(?<![A-Za-z]\()-?\d+(?:[.,]\d+)*"
+    r"-?\d+(?:\.\d+)?%?\s?(?:-|–|to|,)\s?-?\d+(?:\.\d+)?%?|[<>≤≥]?\s?(?<![\w.])(?<![A-Za-z]\()(?<![A-Za-z]-)-?\d+(?:[.,]\d+)*"
     r"(?:\s?%|(?!\w))(?:\s?(?:-|–)\s?\d+(?:\.\d+)?%?)?)"
 )
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
