@@ -275,6 +275,12 @@ def test_initials_never_become_the_surname() -> None:
         "Akhtar, F.",
     ]
     assert split_names("Dolz Marco, R.") == ["Dolz Marco, R."]
+    # Scopus' full names: a surname of two words is one name, its author id aside
+    assert split_names("Bou Zerdan, Maroun (57222239351); Kassab, Joseph (57804194500)") == [
+        "Bou Zerdan, Maroun",
+        "Kassab, Joseph",
+    ]
+    assert split_names("Van Dijk, Elon H. C. (57200)") == ["Van Dijk, Elon H. C."]
     assert split_names("Yuan, Binhang and Zhang, Ce") == ["Yuan, Binhang", "Zhang, Ce"]
     assert split_names("William B. Gould IV; Ann Roe Jr.") == ["Gould, William B., IV", "Roe, Ann, Jr."]
     assert split_run_together("Prof. Rafik A. AlievDr. Janusz KacprzykJohn McDonald") == [

@@ -35,15 +35,26 @@ def split_names(value: str) -> list[str]:
     """Every name in an author field, each as ``normalize_name`` gives it."""
     names: list[str] = []
     for piece in _BETWEEN_NAMES.split(value):
-        parts = [part.strip() for part in piece.split(",") if part.strip()]
+        # Scopus' id goes first: "Bou Zerdan, Maroun (57222239351)" is one name, not 'Ann Roe, Bo Li'.
+        parts = [part.strip() for part in _AUTHOR_ID.sub("", piece).split(",") if part.strip()]
         spaced = sum(" " in part for part in parts)
-        if len(parts) > 1 and spaced >= len(parts) - (len(parts) > 2):
+        if _surname_then_given(parts):
+            names.append(", ".join(parts))  # 'Van Dijk, Elon H. C.'
+        elif len(parts) > 1 and spaced >= len(parts) - (len(parts) > 2):
             names.extend(parts)  # 'Ann Roe, Bo Li' or 'Liu R., Adler D.G.' (one may be a mononym): a list
         elif len(parts) >= 4 and len(parts) % 2 == 0 and all(_INITIALS.fullmatch(p) for p in parts[1::2]):
             names.extend(f"{last}, {first}" for last, first in zip(parts[::2], parts[1::2], strict=True))
         elif parts:
             names.append(", ".join(parts))  # 'Roe, Ann', 'Dolz Marco, R.'
     return [name for name in map(normalize_name, names) if name]
+
+
+def _surname_then_given(parts: list[str]) -> bool:
+    """'Van Dijk, Elon H. C.': a surname of two words, then given names ending in initials (in 'Liu R., Adler
+    D.G.' both end in initials: two names)."""
+    if len(parts) != 2 or " " not in parts[0]:
+        return False
+    return bool(_INITIALS.fullmatch(parts[1].split()[-1])) and not _INITIALS.fullmatch(parts[0].split()[-1])
 
 
 def normalize_name(name: str) -> str:
