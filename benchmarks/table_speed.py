@@ -30,10 +30,12 @@ import time
 from pathlib import Path
 
 from rag.config import load_settings
+from rag.corpus.roles import strip_label
 from rag.services.context import Context
 from rag.services.ingest import ingest
 from rag.services.requests import SearchRequest
 from rag.services.table import table
+from rag.writing.evidence_sentences import _sentences_of
 from rag.writing.table import TableRow
 
 SCIFACT = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "scifact"
@@ -63,9 +65,11 @@ def build_library(folder: Path, questions: int) -> tuple[Path, list[str]]:
 
 def _word_for_word(row: TableRow) -> bool:
     """The finding is one stretch of the abstract, or of the full-text passage it names ("... (p. 4)"), spaces
-    aside (two sentences an export ran together, "50%.Our results", are cut apart with a space between)."""
+    aside (two sentences an export ran together, "50%.Our results", are cut apart with a space between) and
+    section labels aside ("... by chance. Discussion: This study ..." is quoted without its label)."""
     if row.passage is None:
-        return _unspaced(row.finding) in _unspaced(row.paper.text)
+        unlabelled = " ".join(strip_label(s) for s in _sentences_of(row.paper.text, labelled=True))
+        return any(_unspaced(row.finding) in _unspaced(text) for text in (row.paper.text, unlabelled))
     bare = row.finding.removesuffix(f" ({row.passage.where})")
     return _unspaced(bare) in _unspaced(row.passage.text)
 

@@ -128,6 +128,19 @@ def test_a_prevalence_question_quotes_the_prevalence_not_the_aim() -> None:
     assert all(sentence in MCR_ABSTRACT for sentence in (row.sentences[i] for i in row.quoted))  # verbatim
 
 
+def test_a_statistic_that_does_not_answer_gives_way_to_the_next_finding() -> None:
+    """'risk' makes it a question about a quantity, so the AUC sentence is the closest finding, but it says nothing
+    of what is asked: the finding that does is quoted, not the method alone."""
+    question = "Do gene set risk scores improve prediction over standard scores?"
+    text = (
+        "BACKGROUND: Risk scores are widely used in psychiatry. METHODS: We added gene set scores to the standard "
+        "scores as inputs to a random forest. RESULTS: The random forest had an AUC of 0.72 (95% CI 0.70-0.74) in "
+        "the test subset. CONCLUSIONS: Gene set scores improved the prediction."
+    )
+    row = sentence_table(question, [_hit(text, "Gene set risk scores for prediction")], None)[0]
+    assert "Gene set scores improved the prediction." in row.quote_text
+
+
 def test_a_quote_never_shows_a_section_label() -> None:
     row = sentence_table("Does slow gait predict dementia?", [_hit(STRUCTURED, "Gait and dementia")], None)[0]
     assert not any(":" in row.sentences[i][:25] for i in range(len(row.sentences)))
