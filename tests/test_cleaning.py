@@ -118,6 +118,8 @@ def test_a_text_about_copyright_is_not_a_notice() -> None:
         ),
         ("It works. FUNDING: Gates Foundation. TRIAL REGISTRATION: RIDIE-ID-5de0.", "It works."),
         ("The model fits well. Keywords: copula; wildfire. Abstrak Model copula merupakan", "The model fits well."),
+        ("Abstract. The deep sea is the largest biome.", "The deep sea is the largest biome."),  # the page's word
+        ("Abstract In 2014, mounds were found.", "In 2014, mounds were found."),
     ],
 )
 def test_funding_registration_and_keywords_appended_to_an_abstract_are_removed(dirty: str, clean: str) -> None:
@@ -130,6 +132,7 @@ def test_funding_registration_and_keywords_appended_to_an_abstract_are_removed(d
         "We randomised 571 mothers (Registration: PACTR201410000859336). We found that 69% of mothers improved.",
         "Funding: how grants are allocated shapes research, as this long study of many funders and fields shows.",
         "Registries matter: registration of trials is rising, and funding agencies ask for it in every field now.",
+        "Abstract Syntax Trees are what compilers build first.",
     ],
 )
 def test_a_text_about_funding_or_registration_keeps_its_words(text: str) -> None:

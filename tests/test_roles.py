@@ -43,6 +43,8 @@ def test_labels_are_read_and_stripped() -> None:
     assert section_label("(2) Methods: We present X.") == ("(2) Methods: ", Role.METHOD)
     assert section_label("ConclusionsEndodontically treated teeth ...") == ("Conclusions", Role.CONCLUSION)
     assert strip_label("MethodsThis study was a trial.") == "This study was a trial."
+    assert strip_label("Significance/implications:Lorenz et al. provide evidence.") == "Lorenz et al. provide evidence."
+    assert strip_label("Ratio:The value") == "Ratio:The value"  # no label's words
     assert strip_label("Resultsoriented care helps.") == "Resultsoriented care helps."  # a word, not a label
     assert strip_label("(3) Results and conclusion: X is faster.") == "X is faster."
     for plain in ("Note: this is not a label.", "We found: nothing.", "Results showed a gain.", "p: 0.5 was used"):
@@ -139,6 +141,20 @@ def test_a_statistic_that_does_not_answer_gives_way_to_the_next_finding() -> Non
     )
     row = sentence_table(question, [_hit(text, "Gene set risk scores for prediction")], None)[0]
     assert "Gene set scores improved the prediction." in row.quote_text
+
+
+def test_a_question_or_a_link_is_never_quoted_when_the_paper_states_something() -> None:
+    text = (
+        "We studied 1,000 open-source C and C++ projects on GitHub. Is project popularity related to CI/CD adoption "
+        "rate? Popular projects adopted continuous integration more often than others."
+    )
+    row = sentence_table("how to measure CI/CD adoption rate and popularity", [_hit(text, "Build systems")], None)[0]
+    assert row.quote_text == "Popular projects adopted continuous integration more often than others."
+    linked = "Our CI/CD adoption rate tool is at https://example.org/ci for all. Popular projects adopt CI/CD more."
+    row = sentence_table("how to measure CI/CD adoption rate", [_hit(linked, "Build systems")], None)[0]
+    assert "https" not in row.quote_text
+    alone = sentence_table("Is CI/CD popular?", [_hit("Is CI/CD popular?", "CI/CD")], None)[0]
+    assert alone.quote_text == "Is CI/CD popular?", "a paper that only asks is quoted asking"
 
 
 def test_a_quote_never_shows_a_section_label() -> None:

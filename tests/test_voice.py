@@ -170,6 +170,19 @@ def test_a_draft_writes_what_a_paper_found_before_what_it_set_out_to_do() -> Non
     assert "was lower with the microhybrid" in answer.text and "investigates" not in answer.text
 
 
+def test_a_draft_never_writes_a_question_or_a_link() -> None:
+    text = (
+        "We studied 1,000 open-source C and C++ projects on GitHub. Is project popularity related to CI/CD adoption "
+        "rate? Popular projects adopted continuous integration more often than others."
+    )
+    paper = Paper(id="x", text=text, title="Build systems in C++", authors=["Veloso, M"], year=2019, citekey="x")
+    answer = prose_or_outline("CI/CD adoption rate and project popularity", [paper], None)
+    assert "adopted continuous integration more often" in answer.text and "?" not in answer.text
+    linked = "Follow our CI/CD adoption work at https://linktr.ee/ci now. Popular projects adopt CI/CD more."
+    paper = Paper(id="y", text=linked, title="CI/CD", authors=["Veloso, M"], year=2019, citekey="y")
+    assert "http" not in prose_or_outline("CI/CD adoption", [paper], None).text
+
+
 def test_labels_and_verbs() -> None:
     assert in_text_label(TWO) == "Kharitonov and Baroni (2020)"
     assert in_text_label(_paper("x", ["Smith, A", "others"], None)) == "Smith et al."

@@ -101,6 +101,10 @@ _BACK_MATTER = re.compile(
     r"(?: statement)?)\s?:"
 )
 MAX_BACK_MATTER_CHARS = 300
+# The word "Abstract" a publisher's page put before the text ("Abstract. The deep sea ...", "Abstract In 2014, the
+# discovery ..."): 102 of the real libraries' abstracts open so. Not a title-case term it begins ("Abstract Syntax
+# Trees are ...").
+_ABSTRACT_WORD = re.compile(r"^(?:Abstract|ABSTRACT)(?:\s*[.:]\s*|\s+(?=[A-Z0-9][\w'’-]*\s+[^A-Z\s]))")
 _OWN_SECTION = re.compile(
     r"\s(?=(?=[A-Z])(?i:background|objectives?|aims?|methods?|results?|findings|conclusions?|interpretation)\s?:)"
 )
@@ -237,7 +241,9 @@ def strip_copyright(text: str) -> str:
 
 
 def strip_back_matter(text: str) -> str:
-    """An abstract without the funding, registration, keywords and disclosures an export appended to it."""
+    """An abstract without the word "Abstract" before it, nor the funding, registration, keywords and
+    disclosures an export appended to it."""
+    text = _ABSTRACT_WORD.sub("", text)
     for match in _BACK_MATTER.finditer(text):
         resumes = _OWN_SECTION.search(text, match.end())
         late = match.start() >= len(text) * NOTICE_FROM or len(text) - match.start() <= MAX_BACK_MATTER_CHARS

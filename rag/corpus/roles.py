@@ -52,11 +52,13 @@ _LABEL_WORDS = frozenset(
     "selection setting settings significance sources statement study subjects summary synthesis trial "
     "What is known why".lower().split()
 )
-# A label may be numbered, as MDPI journals number theirs ("(2) Methods: ..."). Its words are parted by at least
+# A label may be numbered, as MDPI journals number theirs ("(2) Methods: ..."), or run into its sentence after the
+# colon ("Significance/implications:Lorenz et al. provide ..."). Its words are parted by at least
 # one mark: a pattern that may also part a word anywhere tries each way of cutting a long opening word before it
 # gives up (1 ms a sentence, which made roles the slowest part of a draft).
 _LABEL = re.compile(
-    r"^\s*(?:\(\d\)\s*)?([A-Za-z][A-Za-z/']*(?:[ ,&-]{1,3}[A-Za-z][A-Za-z/']*){0,6}?)[ ,&-]{0,3}\s?:\s+(?=\S)"
+    r"^\s*(?:\(\d\)\s*)?([A-Za-z][A-Za-z/']*(?:[ ,&-]{1,3}[A-Za-z][A-Za-z/']*){0,6}?)[ ,&-]{0,3}\s?:"
+    r"(?:\s+(?=\S)|(?=[A-Z][a-z]))"
 )
 _METHOD_KEYS = ("method", "design", "setting", "participant", "material", "search", "selection", "data",
                 "intervention", "measure", "outcome", "approach", "population", "subjects", "patients", "criteria",

@@ -232,12 +232,16 @@ def sentence_table(
         # does not answer. A question all of whose terms the title holds is answered by the title.
         focus = [t for t in terms if t not in set(tokenize(hit.paper.title or "")) and t not in question_frame()]
         coverage = [_idf_coverage(focus, s, idf) if focus else 1.0 for s in sentences]
-        logits = selector_logits(question, sentences, question_vector, own)
+        # A question the paper asks ("Is project popularity related to CI/CD adoption?") or a link answers
+        # nothing: quoted only when the paper says nothing else.
+        asks = np.array([states_nothing(s) for s in sentences])
+        unasked = np.where(asks, -np.inf, 0.0) if not asks.all() else np.zeros(len(sentences))
+        logits = selector_logits(question, sentences, question_vector, own) + unasked
         ranked = [int(i) for i in np.argsort(-logits, kind="stable")]
         quoted = self_standing(sentences, quoted_sentences(logits), abstract)
         cosines = [float(x) for x in similarity] if similarity is not None else None
         row = HitSentences(hit, sentences, abstract, ranked, quoted, match, cosines, coverage)
-        closest = int(np.argmax([c + (cosines[i] if cosines else 0.0) for i, c in enumerate(coverage)]))
+        closest = int(np.argmax([c + (cosines[i] if cosines else 0.0) + unasked[i] for i, c in enumerate(coverage)]))
         if not row.answers() or coverage[closest] > max(coverage[i] for i in row.quoted) + FOCUS_MARGIN:
             # The selector's pick does not answer, or another sentence speaks to what is asked far more.
             row.quoted = self_standing(sentences, [closest], abstract)
@@ -246,6 +250,18 @@ def sentence_table(
             prefer_findings(row, question)
         table.append(row)
     return table
+
+
+_ASKS = re.compile(r"\?[\s)\]\"'”’]*$")
+# What a web page's or a book's blurb says besides what the work found: a link ("Follow me!
+# https://linktr.ee/..."), a publisher's headings ("What you will learn ...", "Who this book is for").
+_PROMOTES = re.compile(r"https?://|\bwww\.|\b(?:what you will learn|who this book is for)\b", re.IGNORECASE)
+
+
+def states_nothing(sentence: str) -> bool:
+    """Whether ``sentence`` states nothing to quote: it asks (ends with a question mark), or promotes (a link, a
+    blurb's headings)."""
+    return _ASKS.search(sentence) is not None or _PROMOTES.search(sentence) is not None
 
 
 # A question asks for findings (what is known, whether, how much, which works...) unless it asks how something is
@@ -288,7 +304,12 @@ def prefer_findings(row: HitSentences, question: str) -> None:
     the prevalence of X"); beside the findings already quoted when it does not answer alone. A quote of findings
     only stays unless another finding is closer; a finding about something else is never added."""
     finding = row.finding or []
-    found = [i for i, p in enumerate(finding) if p >= FINDING_AT and len(row.sentences[i].split()) <= MAX_FINDING_WORDS]
+    sentences = row.sentences
+    found = [
+        i
+        for i, p in enumerate(finding)
+        if p >= FINDING_AT and len(sentences[i].split()) <= MAX_FINDING_WORDS and not states_nothing(sentences[i])
+    ]
     if not found or any(i >= len(finding) for i in row.quoted) or row.sentences[len(finding) - 1].endswith(_CUT):
         # No finding stated; a passage of the full text quoted (what it says is not an abstract's); or an abstract
         # cut short (the seeds' openings, "…"): its last sentences only look like findings by where they sit.

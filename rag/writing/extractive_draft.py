@@ -32,7 +32,7 @@ from rag.embed.cached import CachedEmbedder
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
 from rag.text import plural, term_coverage, tokenize, unglue
-from rag.writing.evidence_sentences import HitSentences, defuse_citations, sentence_table
+from rag.writing.evidence_sentences import HitSentences, defuse_citations, sentence_table, states_nothing
 from rag.writing.findings import Option, Said, slots
 from rag.writing.outline import OUTLINE_LABEL, group_papers, outline, theme_count, themes_of
 from rag.writing.voice import Turned, Voice, aim_fragment, quoted, turn
@@ -97,7 +97,8 @@ def _candidates(topic: str, row: HitSentences) -> list[Candidate]:
     sentence may fall short where the paper's own words pass."""
     paper = row.hit.paper
     found = []
-    ranked = [i for i in row.ranked if i < row.abstract_sentences][:CANDIDATES_PER_PAPER]
+    ranked = [i for i in row.ranked if i < row.abstract_sentences and not states_nothing(row.sentences[i])]
+    ranked = ranked[:CANDIDATES_PER_PAPER]
     finding = row.finding or []
     for rank, index in enumerate(ranked):
         pieces = _unglued(defuse_citations(row.sentences[index]))
