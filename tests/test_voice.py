@@ -129,6 +129,7 @@ def test_a_sentence_that_stands_alone_is_kept_as_written_and_one_author_writes()
         ("To evaluate X, 90 teeth were randomly assigned to 3 groups.", False),  # a clause of its own
         ("To date, no study has examined X.", False),
         ("To this end, we ran a survey.", False),
+        ("To start with, you'll quickly run through the essential building blocks.", False),  # a book's blurb
     ],
 )
 def test_an_aim_with_no_clause_of_its_own_is_told_apart(sentence: str, fragment: bool) -> None:
@@ -181,6 +182,16 @@ def test_a_draft_never_writes_a_question_or_a_link() -> None:
     linked = "Follow our CI/CD adoption work at https://linktr.ee/ci now. Popular projects adopt CI/CD more."
     paper = Paper(id="y", text=linked, title="CI/CD", authors=["Veloso, M"], year=2019, citekey="y")
     assert "http" not in prose_or_outline("CI/CD adoption", [paper], None).text
+
+
+def test_a_draft_writes_a_sentence_that_stands_alone_before_one_that_points_back() -> None:
+    text = (
+        "Sparse priors are widely used for images. They improve image denoising with sparse priors by 20% over the "
+        "baselines. Sparse priors helped on all benchmark datasets."
+    )
+    paper = Paper(id="x", text=text, title="Sparse priors for images", authors=["Roe, Ann"], year=2019, citekey="x")
+    answer = prose_or_outline("image denoising with sparse priors", [paper], None)
+    assert "helped on all benchmark datasets" in answer.text and "they improve" not in answer.text
 
 
 def test_labels_and_verbs() -> None:

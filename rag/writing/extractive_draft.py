@@ -17,6 +17,7 @@ sentence, so what is shown restates its source. Each sentence keeps where it cam
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,7 +33,13 @@ from rag.embed.cached import CachedEmbedder
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
 from rag.text import plural, term_coverage, tokenize, unglue
-from rag.writing.evidence_sentences import HitSentences, defuse_citations, sentence_table, states_nothing
+from rag.writing.evidence_sentences import (
+    HitSentences,
+    defuse_citations,
+    leans_back,
+    sentence_table,
+    states_nothing,
+)
 from rag.writing.findings import Option, Said, slots
 from rag.writing.outline import OUTLINE_LABEL, group_papers, outline, theme_count, themes_of
 from rag.writing.voice import Turned, Voice, aim_fragment, quoted, turn
@@ -64,6 +71,9 @@ FEW_TOPIC_TERMS = 2
 # A summary is shorter than a draft: at most this many sentences a theme (groups first, then the papers that
 # answer best); the papers left out are listed as found.
 SUMMARY_SENTENCES_PER_THEME = 3
+# A sentence whose subject or connective points back to one the draft does not hold ("This approach ...", "They
+# ...", "These results ...") reads as a loose end: it costs this much more, as a long sentence does.
+LEANING_COST = 1.0
 # Sentences an export ran together are offered one by one, the one sharing most of the topic's terms first.
 PIECE_COST = 0.1
 # A related-work sentence says what a paper found: a sentence that reports no finding (its background, aim or
@@ -119,9 +129,22 @@ def _ways(source: str, paper: Paper, rank: float, first: bool) -> list[Candidate
     for way in [turned, quoted(source, paper)] if turned.voice is Voice.CITING else [turned]:
         background = BACKGROUND_COST if first and way.voice is Voice.VERBATIM else 0.0
         unturned = CUT_SENTENCE_COST if fragment and way.voice is not Voice.CITING else 0.0
-        cost = rank + VOICE_COST[way.voice] + long + cut + background + unturned
+        leaning = LEANING_COST if _loose_end(way.text) or (way.voice is Voice.QUOTED and _loose_end(source)) else 0.0
+        cost = rank + VOICE_COST[way.voice] + long + cut + background + unturned + leaning
         found.append(Candidate(source, way, way.text, cost))
     return found
+
+
+# "It" that points nowhere: "It can be concluded that ...", "It is known that ...".
+_EXPLETIVE_IT = re.compile(
+    r"^it (?:is|was|can be|could be|may be|might be|should be|will be|has been|had been|seems|appears|remains)\b",
+    re.IGNORECASE,
+)
+
+
+def _loose_end(sentence: str) -> bool:
+    """Whether the sentence points back to one the draft does not hold (not an "it" that points nowhere)."""
+    return leans_back(sentence) and not _EXPLETIVE_IT.match(sentence.lstrip("\"'“("))
 
 
 def _unglued(sentence: str) -> list[str]:

@@ -105,9 +105,9 @@ _REPORTING = {
 # A structured abstract's aim written as an infinitive with no clause of its own ("To evaluate the wear of
 # ..."): no sentence in a paragraph; "X et al. (2019) aimed to evaluate ..." is. Words that make a main clause
 # (a finite verb, a subject) or follow "To" without being its verb ("To date, ...", "To this end, ...") rule it out.
-_INFINITIVE_AIM = re.compile(r"^To ([a-z]+)\b")
+_INFINITIVE_AIM = re.compile(r"^To ([a-z]+)\b(?! with,)")  # not "To start with, you'll ..." (an opener)
 _MAIN_CLAUSE = _words(
-    "we i is are was were has have had will would can could may might should must did does do showed found "
+    "we i you is are was were has have had will would can could may might should must did does do showed found "
     "revealed indicated suggested demonstrated"
 )
 # A sentence starting with one of these refers back to the abstract's earlier sentences.
