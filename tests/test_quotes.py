@@ -74,6 +74,21 @@ def test_papers_whose_quotes_say_the_same_share_one_bullet() -> None:
     assert quoted_answer("q?", [], quotes).citations[1].paper.id == "b"
 
 
+def test_a_refusal_names_the_closest_papers_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rag.writing.extractive as extractive
+
+    monkeypatch.setattr(extractive, "unanswered", lambda *_: True)
+    papers = [
+        Paper(f"p{i}", f"Caffeine changed theta power in study {i}.", title=f"Caffeine {i}", year=2020)
+        for i in range(5)
+    ]
+    answer = extractive_answer(
+        "does caffeine change theta power?", [Hit(p, i + 1, 1.0) for i, p in enumerate(papers)], None, 0.3
+    )
+    assert answer.mode is AnswerMode.INSUFFICIENT and "Closest: Caffeine 0; Caffeine 1; Caffeine 2." in answer.text
+    assert [p.id for p in answer.uncited] == ["p3", "p4"], "the papers the refusal names are not listed again"
+
+
 def _row(paper: Paper, rank: int, quoted: list[int]) -> HitSentences:
     sentences = _sentences_of(paper.text)
     match = [1.0 / rank] * len(sentences)

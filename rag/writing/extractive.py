@@ -30,6 +30,8 @@ from rag.writing.evidence_sentences import (
 )
 
 MAX_ANSWER_SENTENCES = 4
+# A refusal names this many of the closest papers (and lists the other papers found under it).
+CLOSEST_NAMED = 3
 # A paper's quote ranks by how well its best sentence matches the question (rag.writing.evidence_sentences),
 # plus this much divided by its paper's retrieval rank, so the best papers lead.
 RANK_PRIOR_WEIGHT = 0.2
@@ -65,7 +67,8 @@ _QUESTION_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*|\S")
 
 def refusal(question: str, hits: Sequence[Hit]) -> Answer:
     """'Insufficient evidence' with the closest papers, instead of an answer."""
-    closest = "; ".join(h.paper.display_title for h in hits[:3]) or "no paper shares a term with the question"
+    named = "; ".join(h.paper.display_title for h in hits[:CLOSEST_NAMED])
+    closest = named or "no paper shares a term with the question"
     return Answer(
         question,
         f"Insufficient evidence: no abstract in the library is relevant enough to answer this. Closest: {closest}.",
@@ -228,6 +231,7 @@ def extractive_answer(question: str, hits: Sequence[Hit], embedder: Embedder | N
     if unanswered(question, quotes, embedder):
         quotes = []
     answer = quoted_answer(question, hits, quotes) if quotes else refusal(question, hits)
-    answer.uncited = also_found(table, quotes)
+    named = set() if quotes else {h.paper.id for h in hits[:CLOSEST_NAMED]}  # in the refusal's "Closest:"
+    answer.uncited = [paper for paper in also_found(table, quotes) if paper.id not in named]
     answer.related = related_without_abstract(hits, question, min_relevance)
     return answer
