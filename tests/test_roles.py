@@ -103,6 +103,20 @@ def test_what_a_paper_sets_out_to_explore_is_its_aim_wherever_it_sits() -> None:
     assert sentence_roles(reporting)[3] is not Role.AIM, "a sentence that also reports stays the model's to read"
 
 
+def test_what_a_paper_did_to_find_something_is_its_method() -> None:
+    sentences = [
+        "Aquatic fecal contamination poses human health risks.",
+        "Identifying the factors that affect contaminant transport is essential.",
+        "We visited streams in the Finger Lakes region between April and October.",
+        "We then applied generalized linear mixed models and conditional inference trees to identify factors that "
+        "were significantly associated with human markers.",
+        "We found that human contaminants were more likely to be identified when the developed area was larger.",
+    ]
+    assert sentence_roles(sentences)[3] is Role.METHOD
+    found = [*sentences[:3], "We then applied mixed models to identify factors and found that rain mattered."]
+    assert sentence_roles(found)[3] in (Role.RESULT, Role.CONCLUSION), "a sentence that also reports stays a finding"
+
+
 def test_the_shipped_model_is_small_and_says_what_it_was_fitted_on() -> None:
     assert MODEL_FILE.stat().st_size < MAX_MODEL_BYTES
     fitted_on = json.loads(MODEL_FILE.read_text())["fitted_on"]

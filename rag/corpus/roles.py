@@ -218,6 +218,8 @@ def role_probabilities(sentences: Sequence[str]) -> FloatArray:
             found[i] = [float(role is Role.BACKGROUND) for role in ROLES]
         elif _states_aim(plain[i]):
             found[i] = [float(role is Role.AIM) for role in ROLES]
+        elif _states_method(plain[i]):
+            found[i] = [float(role is Role.METHOD) for role in ROLES]
     return found
 
 
@@ -258,6 +260,26 @@ def _states_aim(sentence: str) -> bool:
     cues = (*_REPORTING_CUES, "comparative")
     reports = _REPORTS.search(lower) or any(_CUE_PATTERNS[cue].search(lower) for cue in cues)
     return bool(_AIM_VERB.search(lower)) and not reports
+
+
+# What a paper did to find something, said as such ("We then applied both generalized linear mixed models and
+# conditional inference trees to identify factors ...": the model, reading its place mid-abstract and 'identify
+# factors', took it for a finding and the question "what factors ..." got it quoted): a method, unless it also
+# reports or holds a number. On 643 structured abstracts it fires on 38 sentences (34 labelled method, 2 aim, 1
+# background, 1 conclusion); on 10,551 unstructured sentences of six other real libraries on 29, all methods.
+_METHOD_VERB = re.compile(
+    r"\bwe (?:then |also |further |first |next |additionally )?(?:conducted|performed|used|applied|employed|"
+    r"developed|designed|carried out|fitted|built|constructed|trained|collected|analy[sz]ed|measured|compared|"
+    r"calculated|estimated|modell?ed|simulated|implemented|combined|adopted|utili[sz]ed)\b.*\bto (?:identify|"
+    r"assess|evaluate|determine|examine|estimate|test|compare|quantify|investigate|explore|characteri[sz]e|"
+    r"analy[sz]e|predict|detect|understand|measure|capture|describe|classify|model)\b"
+)
+_REPORTS_OR_COUNTS = re.compile(r"\d|\b(?:demonstrat|show|found|find|reveal|indicat|confirm|observ|suggest)")
+
+
+def _states_method(sentence: str) -> bool:
+    lower = sentence.lower()
+    return bool(_METHOD_VERB.search(lower)) and not _REPORTS_OR_COUNTS.search(lower)
 
 
 def _states_no_finding(sentence: str) -> bool:
