@@ -152,6 +152,8 @@ def test_studied_and_numbers_are_the_abstracts_words() -> None:
     text = str(PAPERS[1]["abstract"])
     assert studied(text) == "cross-sectional study; 26,802 older adults"
     assert studied("We like cats.") == ""
+    searched = "We searched the Cochrane Central Register of Controlled Trials; a meta-analysis pooled 167 studies."
+    assert studied(searched) == "meta-analysis; 167 studies", "a database searched is no design"
     assert numbers_in("The prevalence was 9.0% (95% CI 8.3-9.8) in 2019, p < 0.001.") == [
         "9.0%",
         "95% CI 8.3-9.8",

@@ -31,9 +31,10 @@ HEADINGS = {"citekey": "Paper", "author_year": "Author, year", "studied": "Studi
 DEFAULT_ROWS = 4
 
 # How a study names its design, in the words abstracts use (the longest first: "systematic review and
-# meta-analysis" before "meta-analysis").
+# meta-analysis" before "meta-analysis"); not a database searched ("Cochrane Central Register of Controlled Trials").
 _DESIGN = re.compile(
-    r"\b(?:systematic review and meta-analys[ie]s|systematic (?:literature )?review|meta-analys[ie]s|umbrella review|"
+    r"\b(?<!register of )(?<!registry of )(?<!central )(?:systematic review and meta-analys[ie]s|"
+    r"systematic (?:literature )?review|meta-analys[ie]s|umbrella review|"
     r"scoping review|narrative review|(?:cluster[- ])?randomi[sz]ed (?:controlled |clinical |crossover )?trials?|"
     r"controlled trials?|(?:(?:prospective|retrospective|population-based|longitudinal|multicent(?:er|re)|"
     r"nationwide) )*(?:cohort|cross-sectional|case-control|observational|longitudinal) (?:study|studies|"
