@@ -241,6 +241,13 @@ def test_summarize_without_model_writes_the_same_paragraphs(emergent: Path) -> N
     assert "citation check:" in shown.stdout and "Drafted without a language model" in shown.stdout
 
 
+def test_summarizing_more_papers_than_max_says_how_to_go_on(emergent: Path) -> None:
+    result = runner.invoke(app, ["summarize", "--no-log", "-k", "2"])
+    assert result.exit_code == 1
+    said = " ".join(result.output.split())
+    assert "papers match but --max is 2" in said and "give a QUERY" in said and "--max 6 to summarize them all" in said
+
+
 def test_a_models_draft_with_no_supported_sentence_falls_back_to_the_paragraphs(
     emergent: Path, fake: FakeOpenAI
 ) -> None:

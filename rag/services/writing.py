@@ -102,7 +102,8 @@ def summarize(
             papers = [p for p in library.catalog.ordered() if not chosen or set(p.lists) & chosen]
             if len(papers) > request.max_papers:
                 raise InputError(
-                    f"{len(papers)} papers match; give a QUERY, a --list, or a larger --max to summarize them"
+                    f"{len(papers)} papers match but --max is {request.max_papers}: give a QUERY to summarize the "
+                    f"papers closest to it, a --list, or --max {len(papers)} to summarize them all"
                 )
             subjects = [library.catalog.lists[name].subject for name in sorted(chosen) if name in library.catalog.lists]
             topic = "papers related to " + "; ".join(subjects) if subjects else "the papers in the library"
