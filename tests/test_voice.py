@@ -194,6 +194,23 @@ def test_a_draft_writes_a_sentence_that_stands_alone_before_one_that_points_back
     assert "helped on all benchmark datasets" in answer.text and "they improve" not in answer.text
 
 
+def test_a_draft_leaves_out_a_videos_description_unless_asked_for() -> None:
+    video = Paper(
+        id="v", text="Unity game architecture explained. Follow the channel for game architecture tips.",
+        title="Unity game architecture", authors=["Amend, Git"], year=2023, citekey="v", item_type="motion_picture",
+    )  # fmt: skip
+    book = Paper(
+        id="b", text="Game architecture in Unity separates systems into services and events.",
+        title="Unity game architecture patterns", authors=["Palacios, Jorge"], year=2018, citekey="b", item_type="book",
+    )  # fmt: skip
+    answer = prose_or_outline("Unity game architecture", [video, book], None)
+    assert [c.paper.id for c in answer.citations] == ["b"] and "1 video, web page or post" in " ".join(answer.notes)
+    asked = prose_or_outline("Unity game architecture", [video, book], None, keep=frozenset({"v"}))
+    assert {c.paper.id for c in asked.citations} == {"v", "b"}
+    alone = prose_or_outline("Unity game architecture", [video], None)
+    assert [c.paper.id for c in alone.citations] == ["v"], "videos only: drafted from all the same"
+
+
 def test_labels_and_verbs() -> None:
     assert in_text_label(TWO) == "Kharitonov and Baroni (2020)"
     assert in_text_label(_paper("x", ["Smith, A", "others"], None)) == "Smith et al."

@@ -71,6 +71,11 @@ FEW_TOPIC_TERMS = 2
 # A summary is shorter than a draft: at most this many sentences a theme (groups first, then the papers that
 # answer best); the papers left out are listed as found.
 SUMMARY_SENTENCES_PER_THEME = 3
+# Kinds of item (CSL types) whose abstract field holds a description, not findings: a draft leaves them out (listed
+# as found) unless they are all it has or the user asks for them (--cite).
+DESCRIBED_TYPES = frozenset(
+    {"motion_picture", "broadcast", "webpage", "post", "post-weblog", "song", "interview", "personal_communication"}
+)
 # A sentence whose subject or connective points back to one the draft does not hold ("This approach ...", "They
 # ...", "These results ...") reads as a loose end: it costs this much more, as a long sentence does.
 LEANING_COST = 1.0
@@ -201,6 +206,12 @@ def _themes(rows: list[HitSentences], embedder: Embedder | None) -> list[list[in
     return group_papers(np.stack(vectors), theme_count(len(papers)))
 
 
+def _description(paper: Paper) -> bool:
+    """Whether the paper's "abstract" describes a video, a web page or a post ("Thanks for coming to the channel
+    ...", "Follow me! https://..."): not a work's findings to draft related work from."""
+    return paper.item_type in DESCRIBED_TYPES
+
+
 def _relevance(row: HitSentences) -> float:
     return max(row.match) if row.match else 0.0
 
@@ -231,6 +242,9 @@ def extractive_prose(
     hits = [Hit(paper, rank, 0.0) for rank, paper in enumerate(papers, start=1)]
     table = sentence_table(topic, [h for h in hits if not h.paper.no_abstract], embedder, findings=True)
     rows = {row.hit.rank - 1: row for row in table if row.hit.paper.id in keep or _on_topic(topic, row)}
+    works = {i: row for i, row in rows.items() if row.hit.paper.id in keep or not _description(row.hit.paper)}
+    described = len(rows) - len(works) if works else 0
+    rows = works or rows  # a library of videos and web pages only is still drafted from
     usable = sorted(rows)
     if not usable:
         return None
@@ -246,7 +260,11 @@ def extractive_prose(
     ]
     if brief:
         written = [theme[:SUMMARY_SENTENCES_PER_THEME] for theme in written]
-    return _assemble(topic, papers, [theme for theme in written if theme], accepted, failed)
+    answer = _assemble(topic, papers, [theme for theme in written if theme], accepted, failed)
+    if described:
+        kinds = plural(described, "video, web page or post", "videos, web pages or posts")
+        answer.notes.append(f"Left out, their text describing them rather than findings: {kinds}.")
+    return answer
 
 
 # A theme's sentence as written: the option chosen, and its check (None: a paper's own sentence as it passed).
