@@ -175,6 +175,7 @@ def test_cleaning_is_idempotent() -> None:
 
 def test_a_title_keeps_its_numbers() -> None:
     assert clean_title("2 Fast 2 Furious: the \ufb01rst noti\ufb01cation") == "2 Fast 2 Furious: the first notification"
+    assert clean_title("A Framework for Software Deployment:") == "A Framework for Software Deployment"
 
 
 def test_a_bibtex_abstract_pasted_from_a_pdf_is_cleaned(tmp_path: Path) -> None:

@@ -305,5 +305,6 @@ def clean_prose(text: str, notices: bool = True) -> str:
 
 
 def clean_title(text: str) -> str:
-    """A title: the Unicode repairs and broken words only (no notice or heading is a title's)."""
-    return normalize_text(join_broken_words(normalize_text(fix_unicode(text))))
+    """A title: the Unicode repairs and broken words only (no notice or heading is a title's), without the colon
+    or semicolon an export left at its end ("A Characterization Framework for Software Deployment:")."""
+    return normalize_text(join_broken_words(normalize_text(fix_unicode(text)))).rstrip(" :;,")
