@@ -70,7 +70,11 @@ def test_papers_whose_quotes_say_the_same_share_one_bullet() -> None:
     assert quotes[0].line(1, 2).endswith(f"{said} [1][2]") and "Gene sets A (Faraone, 2021); Gene sets B" in quotes[
         0
     ].line(1, 2)
-    assert [[p.id for p in q.papers] for q in choose_quotes(table, limit=2, twins=False)] == [["a"], ["c"]]
+    rows = choose_quotes(table, limit=2, twins=False)  # a table: a row per paper, only the very same sentence once
+    assert [[p.id for p in q.papers] for q in rows] == [["a"], ["b"]]
+    copy = Paper("a2", first.text, title="Gene sets A (duplicate record)", year=2021)
+    rows = choose_quotes([_row(first, 1, [1]), _row(copy, 2, [1]), _row(other, 3, [0])], limit=2, twins=False)
+    assert [[p.id for p in q.papers] for q in rows] == [["a"], ["c"]]
     assert quoted_answer("q?", [], quotes).citations[1].paper.id == "b"
 
 

@@ -171,6 +171,18 @@ def test_a_question_or_a_link_is_never_quoted_when_the_paper_states_something() 
     assert alone.quote_text == "Is CI/CD popular?", "a paper that only asks is quoted asking"
 
 
+def test_a_question_asking_whether_quotes_the_finding_that_says_so_not_any_number() -> None:
+    question = "Does obesity increase COVID-19 mortality?"
+    text = (
+        "BACKGROUND: Obesity affects critical illness. METHODS: We pooled 167 studies. RESULTS: Obesity was "
+        "associated with an increased risk of severe disease (RR=1.52, 95% CI 1.41-1.63). Mortality was higher in "
+        "obese patients (RR=1.09, 95% CI 1.02-1.16). CONCLUSIONS: Obesity is associated with increased severity "
+        "and higher mortality in COVID-19."
+    )
+    row = sentence_table(question, [_hit(text, "Obesity and COVID-19 severity and mortality")], None)[0]
+    assert "severe disease (RR=1.52" not in row.quote_text and "mortality" in row.quote_text.lower()
+
+
 def test_a_quote_never_shows_a_section_label() -> None:
     row = sentence_table("Does slow gait predict dementia?", [_hit(STRUCTURED, "Gait and dementia")], None)[0]
     assert not any(":" in row.sentences[i][:25] for i in range(len(row.sentences)))

@@ -287,6 +287,10 @@ _QUANTITY = re.compile(
 )
 # Findings tried in turn, closest first, for one that answers when quoted.
 FINDINGS_TRIED = 3
+# ...but a question asking whether ("Does obesity increase COVID-19 mortality?") is answered by the finding that says
+# so, with or without its number: the quantity bonus took the severity risk ratio over "obesity is significantly
+# associated with increased severity and higher mortality".
+_YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|can|could|has|have|had|will|would|should)\b", re.I)
 # A "finding" longer than this many words is a blurb's list run into one sentence, not a result: never preferred.
 MAX_FINDING_WORDS = 80
 _CUT = ("…", "...")
@@ -316,7 +320,7 @@ def prefer_findings(row: HitSentences, question: str) -> None:
         return
     coverage = row.coverage or [0.0] * len(row.sentences)
     cosines = row.similarity or [0.0] * len(row.sentences)
-    quantity = bool(_QUANTITY.search(question))
+    quantity = bool(_QUANTITY.search(question)) and not _YES_NO.match(question)
 
     def closeness(i: int) -> tuple[float, float]:
         bonus = QUANTITY_BONUS if quantity and _STATISTIC.search(row.sentences[i]) else 0.0

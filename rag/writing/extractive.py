@@ -108,8 +108,10 @@ class Quote:
         lead = f"{leads}: " if leads else ""
         return f"- {lead}{defuse_citations(' '.join(self.sentences))} {''.join(f'[{n}]' for _, n in cited)}"
 
-    def says_the_same(self, other: Quote) -> bool:
-        """Whether a sentence of each is the same, or shares SAME_WORDS of its terms."""
+    def says_the_same(self, other: Quote, nearly: bool = True) -> bool:
+        """Whether a sentence of each is the same, or (``nearly``) shares SAME_WORDS of its terms."""
+        if not nearly:
+            return bool({_said(s) for s in self.sentences} & {_said(s) for s in other.sentences})
         mine = [set(tokenize(s)) for s in self.sentences]
         for theirs in (set(tokenize(s)) for s in other.sentences):
             for terms in mine:
@@ -121,11 +123,16 @@ class Quote:
         return False
 
 
+def _said(sentence: str) -> str:
+    return " ".join(sentence.lower().split())
+
+
 def choose_quotes(table: Sequence[HitSentences], limit: int = MAX_ANSWER_SENTENCES, twins: bool = True) -> list[Quote]:
     """The quotes of at most ``limit`` papers whose quote answers the question, best first, one per paper (its
     quoted sentences); papers are ordered by their best-matching sentence and their retrieval rank. A paper whose
     quote says what one chosen already says (a duplicate record of one text, a preprint and its published version)
-    is that quote's twin (``twins``), else left out."""
+    is that quote's twin (``twins``); without twins (a table's row per paper) only a quote of the very same
+    sentence is left out."""
     quotes = [
         Quote(row.hit, [row.sentences[i] for i in row.quoted], max(row.match) + RANK_PRIOR_WEIGHT / row.hit.rank)
         for row in table
@@ -134,7 +141,7 @@ def choose_quotes(table: Sequence[HitSentences], limit: int = MAX_ANSWER_SENTENC
     quotes.sort(key=lambda q: -q.rank_score)
     chosen: list[Quote] = []
     for quote in quotes:
-        same = next((c for c in chosen if quote.says_the_same(c)), None)
+        same = next((c for c in chosen if quote.says_the_same(c, nearly=twins)), None)
         if same is None and len(chosen) < limit:
             chosen.append(quote)
         elif same is not None and twins:
