@@ -63,6 +63,18 @@ def test_corrupt_saved_index_is_rebuilt(tmp_path: Path) -> None:
     assert index.scores("heterogeneous").max() > 0
 
 
+def test_a_saved_index_read_while_another_process_rewrites_it_is_rebuilt(tmp_path: Path) -> None:
+    """Readers started together on a new library: one may find the stamp of a finished save and a file another
+    is writing. An empty file (np.load raises EOFError) is read as no saved index, never an error."""
+    keys, texts = _corpus(MIN_CACHED_DOCUMENTS)
+    load_or_build(tmp_path, keys, lambda: texts)
+    for file in tmp_path.glob("*.npy"):
+        file.write_bytes(b"")
+    index = load_or_build(tmp_path, keys, lambda: texts)
+    assert index.scores("heterogeneous").max() > 0
+    assert not list(tmp_path.parent.glob(".bm25-*")), "the save's scratch folder is gone"
+
+
 def test_small_libraries_are_not_saved(tmp_path: Path) -> None:
     keys, texts = _corpus(10)
     load_or_build(tmp_path / "small", keys, lambda: texts)

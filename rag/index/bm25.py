@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -85,7 +87,7 @@ def load_saved(folder: Path, stamp: str) -> tuple[LexicalIndex, list[str]] | Non
     """A saved index and its document ids, if it was saved under ``stamp``; else None."""
     import bm25s
 
-    with contextlib.suppress(OSError, ValueError, KeyError):
+    with contextlib.suppress(OSError, ValueError, KeyError, EOFError):
         if (folder / FINGERPRINT_FILE).read_text(encoding="utf-8") == stamp:
             ids = json.loads((folder / IDS_FILE).read_text(encoding="utf-8"))
             return LexicalIndex(bm25s.BM25.load(str(folder), mmap=True, show_progress=False), len(ids)), ids
@@ -99,6 +101,11 @@ def save(folder: Path, stamp: str, index: LexicalIndex, ids: Sequence[str]) -> N
     with contextlib.suppress(OSError):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / FINGERPRINT_FILE).unlink(missing_ok=True)  # never a stamp beside a half-written index
-        index._bm25.save(str(folder), show_progress=False)
-        (folder / IDS_FILE).write_text(json.dumps(list(ids)), encoding="utf-8")
+        # Written aside, then each file moved in whole: another process reading (or memory-mapping) the index
+        # the first command of a library saved meanwhile never meets a file half rewritten.
+        with tempfile.TemporaryDirectory(prefix=".bm25-", dir=folder.parent) as scratch:
+            index._bm25.save(scratch, show_progress=False)
+            (Path(scratch) / IDS_FILE).write_text(json.dumps(list(ids)), encoding="utf-8")
+            for part in Path(scratch).iterdir():
+                os.replace(part, folder / part.name)
         (folder / FINGERPRINT_FILE).write_text(stamp, encoding="utf-8")
