@@ -329,10 +329,11 @@ def prefer_findings(row: HitSentences, question: str) -> None:
     ordered = sorted(found, key=closeness, reverse=True)
     before = row.quoted
     findings_quoted = all(finding[i] >= FINDING_AT for i in before)
+    quoted_closeness = max(closeness(i) for i in before)
     # The closest finding first; when no way of quoting it answers (a statistic the quantity bonus lifted, "AUC of
     # 0.72", that says nothing of what is asked), the next closest; a quote of findings only gives way to a closer.
     for best in ordered[:FINDINGS_TRIED]:
-        if findings_quoted and closeness(best) <= max(closeness(i) for i in before):
+        if findings_quoted and closeness(best) <= quoted_closeness:
             break
         candidates = [[best], [best, *(i for i in before if i in found)]]
         if coverage[best] or cosines[best] >= ANSWER_SIMILARITY_WITH_TERMS:  # never beside it when about another thing

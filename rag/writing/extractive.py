@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from rag.check.sentences import Answer, AnswerMode, Citation
 from rag.check.sources import author_year
@@ -108,13 +109,17 @@ class Quote:
         lead = f"{leads}: " if leads else ""
         return f"- {lead}{defuse_citations(' '.join(self.sentences))} {''.join(f'[{n}]' for _, n in cited)}"
 
+    @cached_property
+    def _terms(self) -> list[set[str]]:
+        """Each quoted sentence's terms (compared with every quote chosen before it: read once)."""
+        return [set(tokenize(s)) for s in self.sentences]
+
     def says_the_same(self, other: Quote, nearly: bool = True) -> bool:
         """Whether a sentence of each is the same, or (``nearly``) shares SAME_WORDS of its terms."""
         if not nearly:
             return bool({_said(s) for s in self.sentences} & {_said(s) for s in other.sentences})
-        mine = [set(tokenize(s)) for s in self.sentences]
-        for theirs in (set(tokenize(s)) for s in other.sentences):
-            for terms in mine:
+        for theirs in other._terms:
+            for terms in self._terms:
                 if terms == theirs or (
                     min(len(terms), len(theirs)) >= SAME_WORDS_MIN
                     and len(terms & theirs) >= SAME_WORDS * len(terms | theirs)
