@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from rag.index import FINGERPRINT_FILE, MIN_CACHED_DOCUMENTS, LexicalIndex, load_or_build
 from rag.text import tokenize
@@ -54,22 +55,20 @@ def test_changed_library_rebuilds(tmp_path: Path) -> None:
     assert index.scores("robots")[0] > 0
 
 
-def test_corrupt_saved_index_is_rebuilt(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"garbage",
+        # Readers started together on a new library: one may find the stamp of a finished save and a file another
+        # is writing. An empty file (np.load raises EOFError) is read as no saved index, never an error.
+        b"",
+    ],
+)
+def test_corrupt_saved_index_is_rebuilt(tmp_path: Path, content: bytes) -> None:
     keys, texts = _corpus(MIN_CACHED_DOCUMENTS)
     load_or_build(tmp_path, keys, lambda: texts)
     for file in tmp_path.glob("*.npy"):
-        file.write_bytes(b"garbage")
-    index = load_or_build(tmp_path, keys, lambda: texts)
-    assert index.scores("heterogeneous").max() > 0
-
-
-def test_a_saved_index_read_while_another_process_rewrites_it_is_rebuilt(tmp_path: Path) -> None:
-    """Readers started together on a new library: one may find the stamp of a finished save and a file another
-    is writing. An empty file (np.load raises EOFError) is read as no saved index, never an error."""
-    keys, texts = _corpus(MIN_CACHED_DOCUMENTS)
-    load_or_build(tmp_path, keys, lambda: texts)
-    for file in tmp_path.glob("*.npy"):
-        file.write_bytes(b"")
+        file.write_bytes(content)
     index = load_or_build(tmp_path, keys, lambda: texts)
     assert index.scores("heterogeneous").max() > 0
     assert not list(tmp_path.parent.glob(".bm25-*")), "the save's scratch folder is gone"
