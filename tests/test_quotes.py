@@ -10,7 +10,7 @@ from rag.check import AnswerMode
 from rag.embed import OnnxMiniLM, model_files_dir
 from rag.records import Hit, Paper
 from rag.writing import extractive_answer, leans_back, self_standing
-from rag.writing.evidence_sentences import HitSentences, _sentences_of
+from rag.writing.evidence_sentences import HitSentences, _sentences_of, points_back_inside
 from rag.writing.extractive import choose_quotes, quoted_answer
 
 MAPREDUCE = Paper(
@@ -54,6 +54,31 @@ def test_a_sentence_whose_subject_is_in_the_one_before_is_quoted_with_it() -> No
     chain = ["Labels cost.", "This phenomenon hurts EEG.", "Consequently, models stay shallow.", "Other."]
     assert self_standing(chain, [2], abstract=4) == [0, 1, 2]
     assert self_standing(["Such erosion is common.", "Mosses help soil."], [0, 1], abstract=2) == [1]
+
+
+def test_a_sentence_pointing_back_inside_is_quoted_with_what_it_points_to() -> None:
+    region = [
+        "We sampled seep fields on the US Atlantic margin.",
+        "Gas hydrates exist only at water depths greater than ~550 m in this region, suggesting another source.",
+    ]
+    assert points_back_inside(region[1]) and not leans_back(region[1])
+    assert self_standing(region, [1], abstract=2) == [0, 1]
+    # What the sentence named itself, the paper, set phrases and an opening phrase point nowhere.
+    for alone in (
+        "We built a model of the Psp response and fitted this model to sparse data.",
+        "In this study, mosses protected the soil.",
+        "To this end, we sampled 40 sites.",
+        "Heights were greater than those of AgiSoft, and those without drones were lower.",
+        "Reconstructing the evolution of this dome field, we find that warm water forced dissociation.",
+    ):
+        assert not points_back_inside(alone), alone
+    # Taken only when what it would be quoted with opens on a sentence that stands alone.
+    chain = ["Wetlands were drained.", "However, rewetting failed.", "Wetlands recovered in this region."]
+    assert self_standing(chain, [2], abstract=3) == [0, 1, 2]
+    pointing = ["Intro.", "We have shown that this approach works.", "We review this approach."]
+    assert self_standing(pointing, [2], abstract=3) == [2]
+    dangling = ["However, it failed.", "Gas hydrates exist only below 550 m in this region."]
+    assert self_standing(dangling, [1], abstract=2) == [1]
 
 
 def test_papers_whose_quotes_say_the_same_share_one_bullet() -> None:
