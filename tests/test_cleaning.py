@@ -176,6 +176,13 @@ def test_cleaning_is_idempotent() -> None:
 def test_a_title_keeps_its_numbers() -> None:
     assert clean_title("2 Fast 2 Furious: the \ufb01rst noti\ufb01cation") == "2 Fast 2 Furious: the first notification"
     assert clean_title("A Framework for Software Deployment:") == "A Framework for Software Deployment"
+    for own in ("21 Tesla Fourier Transform Ion Cyclotron Resonance", "2.5D Printing", "3.5 billion years of life"):
+        assert clean_title(own) == own
+
+
+def test_a_conference_abstracts_number_is_not_part_of_its_title() -> None:
+    assert clean_title("29.3 IMPROVING PREDICTION OF ADHD") == "IMPROVING PREDICTION OF ADHD"
+    assert clean_title("T51. Machine Learning Classification of ADHD") == "Machine Learning Classification of ADHD"
 
 
 def test_a_bibtex_abstract_pasted_from_a_pdf_is_cleaned(tmp_path: Path) -> None:

@@ -304,7 +304,15 @@ def clean_prose(text: str, notices: bool = True) -> str:
     return normalize_text(strip_glued_headings(text))
 
 
+# A conference abstract's number in its book of abstracts, which Embase exports at the start of its title
+# ("29.3 IMPROVING MACHINE LEARNING PREDICTION ...", "T51. MACHINE LEARNING ..."). A bare number is left: it is
+# a title's own as often ("21 Tesla Fourier Transform ...", "100 Years of Labor").
+_ABSTRACT_NUMBER = re.compile(r"^(?:[A-Z]{1,2}\d{1,3}\.|\d{1,3}\.\d{1,2})\s+(?=[A-Z][A-Za-z])")
+
+
 def clean_title(text: str) -> str:
-    """A title: the Unicode repairs and broken words only (no notice or heading is a title's), without the colon
-    or semicolon an export left at its end ("A Characterization Framework for Software Deployment:")."""
-    return normalize_text(join_broken_words(normalize_text(fix_unicode(text)))).rstrip(" :;,")
+    """A title: the Unicode repairs and broken words only (no notice or heading is a title's), without a
+    conference abstract's number before it or the colon or semicolon an export left at its end ("A
+    Characterization Framework for Software Deployment:")."""
+    title = normalize_text(join_broken_words(normalize_text(fix_unicode(text))))
+    return _ABSTRACT_NUMBER.sub("", title).rstrip(" :;,")
