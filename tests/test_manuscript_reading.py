@@ -333,6 +333,12 @@ def test_divs_chunks_tables_and_raw_latex_never_stop_the_reading() -> None:
     assert not found.warnings
 
 
+def test_backslash_escapes_read_as_pandoc_prints_them() -> None:
+    found = read_pandoc("The reporter had a Nos 5\\'UTR and \\\"K10\\\" \\*not\\* emphasis [@gavis].\n", "ch.Rmd")
+    assert "\\" not in texts(found)["gavis"]
+    assert "5 'UTR" in texts(found)["gavis"]  # the escape is blanked: columns stay where the file has them
+
+
 def test_an_unterminated_div_or_fence_is_a_warning_and_code_only_is_no_citation() -> None:
     found = read_pandoc("Text [@a].\n\n::: {.note}\nInside [@b].\n", "p.qmd")
     assert keys(found) == ["a", "b"]

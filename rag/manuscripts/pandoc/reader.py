@@ -58,7 +58,8 @@ _INLINE_MATH_DELIMITERS = re.compile(r"\$(?=\S)(?:[^$\\\n]|\\.)*?(?<=\S)\$(?!\d)
 _QUOTE_MARKERS = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)
 _BLOCK_MARKER = re.compile(r"[ \t]*(?:#{1,6}(?=\s|$)|[-*+](?=\s)|\(?\d{1,9}[.)](?=\s)|\[[ xX]\](?=\s))")
 _EMPHASIS = re.compile(r"(?<![\\\w])[*_]{1,3}(?=\S)|(?<=\S)(?<!\\)[*_]{1,3}(?!\w)")
-_ESCAPE = re.compile(r"\\(?=[\\`*_{}\[\]()#+\-.!@$|<>~^;])")
+# Pandoc takes any ASCII punctuation after a backslash literally ("Nos 5\'UTR" as R Markdown writes it).
+_ESCAPE = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
 _TABLE_RULE = re.compile(r"^[ \t|:+-]*-{3,}[ \t|:+-]*$")
 
 Position = Callable[[int], tuple[int, int]]
