@@ -334,7 +334,7 @@ def test_divs_chunks_tables_and_raw_latex_never_stop_the_reading() -> None:
 
 
 def test_backslash_escapes_read_as_pandoc_prints_them() -> None:
-    found = read_pandoc("The reporter had a Nos 5\\'UTR and \\\"K10\\\" \\*not\\* emphasis [@gavis].\n", "ch.Rmd")
+    found = read_pandoc('The reporter had a Nos 5\\\'UTR and \\"K10\\" \\*not\\* emphasis [@gavis].\n', "ch.Rmd")
     assert "\\" not in texts(found)["gavis"]
     assert "5 'UTR" in texts(found)["gavis"]  # the escape is blanked: columns stay where the file has them
 
