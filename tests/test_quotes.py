@@ -10,7 +10,13 @@ from rag.check import AnswerMode
 from rag.embed import OnnxMiniLM, model_files_dir
 from rag.records import Hit, Paper
 from rag.writing import extractive_answer, leans_back, self_standing
-from rag.writing.evidence_sentences import HitSentences, _sentences_of, points_back_inside
+from rag.writing.evidence_sentences import (
+    HitSentences,
+    _sentences_of,
+    names_the_opposite,
+    points_back_inside,
+    sentence_table,
+)
 from rag.writing.extractive import choose_quotes, quoted_answer
 
 MAPREDUCE = Paper(
@@ -124,6 +130,27 @@ def _row(paper: Paper, rank: int, quoted: list[int]) -> HitSentences:
     return HitSentences(
         Hit(paper, rank, 1.0), sentences, len(sentences), quoted, quoted, match, None, [1.0] * len(sentences)
     )
+
+
+def test_a_sentence_about_the_opposite_of_what_is_asked_is_not_quoted() -> None:
+    question = "what controls aerobic methane oxidation in the water column?"
+    anaerobic = "ANME-1 organisms are responsible for anaerobic methane oxidation below 600 m water depth."
+    assert names_the_opposite(question, anaerobic)
+    assert not names_the_opposite(question, "Aerobic and anaerobic methane oxidation both occur.")
+    assert not names_the_opposite(question, "Inactive cells and information settle to deeper waters.")
+    smokers = "Do smokers have a higher risk?"
+    assert names_the_opposite(smokers, "Non-smokers had a lower risk.")
+    assert not names_the_opposite(smokers, "Smokers and non-smokers differ.")
+    assert not names_the_opposite("Do smokers or non-smokers have a higher risk?", "Non-smokers had a lower risk.")
+    in_the_column = anaerobic.replace("water depth", "in the water column")
+    paper = Paper(
+        "s",
+        f"We sampled the Black Sea. {in_the_column} Oxygen supply limited aerobic methanotrophs above the interface.",
+        title="Methanotrophs in the Black Sea",
+        year=2006,
+    )
+    (row,) = sentence_table("what controls aerobic methane oxidation in the water column?", [Hit(paper, 1, 1.0)], None)
+    assert [row.sentences[i] for i in row.quoted] == [row.sentences[2]]
 
 
 def test_a_table_of_contents_in_a_books_abstract_is_never_quoted() -> None:

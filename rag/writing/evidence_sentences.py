@@ -286,7 +286,7 @@ def sentence_table(
         coverage = [_idf_coverage(focus, s, idf) if focus else 1.0 for s in sentences]
         # A question the paper asks ("Is project popularity related to CI/CD adoption?") or a link answers
         # nothing: quoted only when the paper says nothing else.
-        asks = np.array([states_nothing(s) for s in sentences])
+        asks = np.array([states_nothing(s) or names_the_opposite(question, s) for s in sentences])
         unasked = np.where(asks, -np.inf, 0.0) if not asks.all() else np.zeros(len(sentences))
         logits = selector_logits(question, sentences, question_vector, own) + unasked
         ranked = [int(i) for i in np.argsort(-logits, kind="stable")]
@@ -314,6 +314,45 @@ def states_nothing(sentence: str) -> bool:
     """Whether ``sentence`` states nothing to quote: it asks (ends with a question mark), or promotes (a link, a
     blurb's headings)."""
     return _ASKS.search(sentence) is not None or _PROMOTES.search(sentence) is not None
+
+
+# A word made the opposite of a question's term by its prefix: "anaerobic" for "aerobic", "non-smokers" for
+# "smokers", "untreated" for "treated". A sentence naming the opposite and not the term itself speaks of the
+# other case: "ANME-1-related organisms are responsible for anaerobic methane oxidation below 600 m" does not
+# answer what controls aerobic methane oxidation, though every other word of it is the question's.
+# "a-" and "im-" are left out: too many words only look prefixed ("across", "around", "improve").
+_NEGATING_PREFIX = re.compile(r"\b(?:non-?|un|(?:an|in)(?=[aeiou]))([a-z][a-z-]{3,})", re.IGNORECASE)
+# A term shorter than this (stemmed) is too often the tail of an unrelated word ("in" + "form").
+MIN_OPPOSED_TERM = 5
+
+
+def _negated(text: str) -> list[tuple[str, str]]:
+    """Each prefixed word of ``text`` whose stem is a term MIN_OPPOSED_TERM long or more: (word, the stem)."""
+    found = []
+    for match in _NEGATING_PREFIX.finditer(text):
+        stem = tokenize(match.group(1))
+        if len(stem) == 1 and len(stem[0]) >= MIN_OPPOSED_TERM:
+            found.append((match.group(0), stem[0]))
+    return found
+
+
+@lru_cache(maxsize=64)
+def _opposable(question: str) -> frozenset[str]:
+    """The question's terms whose opposite it does not name itself ("supervised" in "self-supervised versus
+    unsupervised" is not)."""
+    return frozenset(set(tokenize(question)) - {stem for _, stem in _negated(question)})
+
+
+def names_the_opposite(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` names the opposite of one of the question's terms (its prefixed form) and not the
+    term itself."""
+    opposable = _opposable(question)
+    opposed, rest = set(), sentence
+    for word, stem in _negated(sentence):
+        if stem in opposable:
+            opposed.add(stem)
+            rest = rest.replace(word, " ")
+    return bool(opposed - set(tokenize(rest)))
 
 
 # A question asks for findings (what is known, whether, how much, which works...) unless it asks how something is
@@ -364,7 +403,10 @@ def prefer_findings(row: HitSentences, question: str) -> None:
     found = [
         i
         for i, p in enumerate(finding)
-        if p >= FINDING_AT and len(sentences[i].split()) <= MAX_FINDING_WORDS and not states_nothing(sentences[i])
+        if p >= FINDING_AT
+        and len(sentences[i].split()) <= MAX_FINDING_WORDS
+        and not states_nothing(sentences[i])
+        and not names_the_opposite(question, sentences[i])
     ]
     if not found or any(i >= len(finding) for i in row.quoted) or row.sentences[len(finding) - 1].endswith(_CUT):
         # No finding stated; a passage of the full text quoted (what it says is not an abstract's); or an abstract
