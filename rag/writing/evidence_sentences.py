@@ -284,9 +284,9 @@ def sentence_table(
         # does not answer. A question all of whose terms the title holds is answered by the title.
         focus = [t for t in terms if t not in set(tokenize(hit.paper.title or "")) and t not in question_frame()]
         coverage = [_idf_coverage(focus, s, idf) if focus else 1.0 for s in sentences]
-        # A question the paper asks ("Is project popularity related to CI/CD adoption?") or a link answers
-        # nothing: quoted only when the paper says nothing else.
-        asks = np.array([states_nothing(s) or names_the_opposite(question, s) for s in sentences])
+        # A question the paper asks ("Is project popularity related to CI/CD adoption?"), a link, or a sentence on
+        # the opposite of what is asked answers nothing: quoted only when the paper says nothing else.
+        asks = np.array([answers_nothing(question, s) for s in sentences])
         unasked = np.where(asks, -np.inf, 0.0) if not asks.all() else np.zeros(len(sentences))
         logits = selector_logits(question, sentences, question_vector, own) + unasked
         ranked = [int(i) for i in np.argsort(-logits, kind="stable")]
@@ -355,6 +355,12 @@ def names_the_opposite(question: str, sentence: str) -> bool:
     return bool(opposed - set(tokenize(rest)))
 
 
+def answers_nothing(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` answers nothing of ``question``: it states nothing, or names the opposite of what is
+    asked."""
+    return states_nothing(sentence) or names_the_opposite(question, sentence)
+
+
 # A question asks for findings (what is known, whether, how much, which works...) unless it asks how something is
 # done or which methods, tools or data are used: those are answered by what a paper did, not what it found.
 _ASKS_HOW = re.compile(
@@ -405,8 +411,7 @@ def prefer_findings(row: HitSentences, question: str) -> None:
         for i, p in enumerate(finding)
         if p >= FINDING_AT
         and len(sentences[i].split()) <= MAX_FINDING_WORDS
-        and not states_nothing(sentences[i])
-        and not names_the_opposite(question, sentences[i])
+        and not answers_nothing(question, sentences[i])
     ]
     if not found or any(i >= len(finding) for i in row.quoted) or row.sentences[len(finding) - 1].endswith(_CUT):
         # No finding stated; a passage of the full text quoted (what it says is not an abstract's); or an abstract
