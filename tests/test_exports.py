@@ -613,3 +613,50 @@ def test_the_real_string_macro_file_is_one_clear_line() -> None:
 
     with pytest.raises(InputError, match=r"AuthorIDs\.bib: no usable BibTeX entry"):
         load_paths([REAL / "bibtex/crcox__MASTERBIB/AuthorIDs.bib"])
+
+
+def test_bib_files_ingested_together_share_their_macros_and_abstracts(tmp_path: Path) -> None:
+    (tmp_path / "AuthorIDs.bib").write_text(
+        '@string{PattersonK = "Patterson, Karalyn"}\n@string{LambonRalphMA = "Lambon Ralph, Matthew A."}\n'
+    )
+    (tmp_path / "Main.bib").write_text(
+        "@Article{hub_2010,\n  Title = {A semantic hub},\n  Author = LambonRalphMA # { and } # PattersonK,\n"
+        "  Year = {2010}\n}\n@Article{solo_2011, Title = {Alone}, Author = PattersonK, Year = {2011}}\n"
+    )
+    (tmp_path / "Abstracts.bib").write_text(
+        "@article{hub_2010,\n abstract = {The anterior temporal lobes act as a hub.},\n}\n"
+        "@article{orphan_2012, abstract = {An abstract no other file gives a title.}}\n"
+    )
+    result = load_paths([tmp_path])
+    papers = {p.citekey: p for p in result.papers.values()}
+    assert sorted(papers) == ["hub_2010", "orphan_2012", "solo_2011"]  # no untitled copy of hub_2010
+    hub = papers["hub_2010"]
+    assert hub.authors == ["Lambon Ralph, Matthew A.", "Patterson, Karalyn"]
+    assert hub.text == "The anterior temporal lobes act as a hub."
+    assert papers["solo_2011"].authors == ["Patterson, Karalyn"]
+    assert hub.bibtex is not None and "Lambon Ralph, Matthew A." in hub.bibtex and "#" not in hub.bibtex
+    assert "AuthorIDs.bib: 2 @string macros for the other .bib files" in result.warnings
+    assert "Abstracts.bib: 1 abstract given to the entries of their keys in another file" in result.warnings
+    # Read alone, the macros it cannot resolve are read the JabRef way (surname and initials).
+    alone = next(iter(load_paths([tmp_path / "Main.bib"]).papers.values()))
+    assert alone.authors == ["LambonRalph, MA", "Patterson, K"]
+
+
+def test_string_macros_joined_with_hash_in_one_file_are_resolved() -> None:
+    from rag.corpus.exports.bibtex import parse_bibtex
+
+    text = (
+        '@string{OzgenE = "{\\"O}zgen, Emre"}\n@string{KayP = "Kay, Paul"}\n'
+        "@article{ozgen_2004, title = {Colour categories}, author = OzgenE # { and } # KayP, year = 2004}\n"
+    )
+    (paper,) = parse_bibtex(text, "one.bib").papers
+    assert paper.authors == ["Özgen, Emre", "Kay, Paul"] and paper.year == 2004
+
+
+def test_a_bib_syntax_error_names_its_entry_and_why() -> None:
+    from rag.corpus.exports.bibtex import parse_bibtex
+
+    parsed = parse_bibtex("@article{open_2001, title={T}, abstract={never closed\n@article{b, title={U}}\n", "x.bib")
+    assert parsed.warnings == [
+        "x.bib:1: syntax error in entry 'open_2001' (Was still looking for field-value closing `}`), skipped"
+    ]

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rag.corpus.file_formats import BIBTEX
 from rag.corpus.identity import MAX_USER_CITEKEY_CHARS
 from rag.corpus.merging import Merge, merge_paper
 from rag.corpus.readers import READERS, ReadOptions
@@ -105,6 +106,7 @@ def load_paths(
     options = options or ReadOptions(mapping or {}, full_text, progress=progress)
     progress = options.progress
     files = _expand(list(paths))
+    options.bib_files = tuple(file for file in files if file.suffix.lower() in BIBTEX.endings)
     copied: set[str] = set()
     originals: set[str] = set()  # a paper also met in a file that is not rag's export is no mere copy
     if options.zotero_collections and not any(file.suffix.lower() == ZOTERO_SUFFIX for file in files):

@@ -21,6 +21,7 @@ from rag.corpus.textfile import read_export_file, read_text_file
 from rag.records import Paper, ProgressFn, SeedList
 
 if TYPE_CHECKING:
+    from rag.corpus.exports.bib_database import BibDatabase
     from rag.corpus.pdf.cache import PdfCache
 
 
@@ -31,8 +32,22 @@ class ReadOptions:
     zotero_collections: tuple[str, ...] = ()  # --zotero-collection: only these (and their sub-collections)
     pdf_cache: Path | None = None  # where parsed PDFs are kept between ingests (None: parse every time)
     progress: ProgressFn | None = None  # files read, and within a Zotero library its items
+    # The .bib files of this read: read together, as BibTeX reads a \bibliography of several (their @string
+    # macros and abstract-only entries shared: rag.corpus.exports.bib_database).
+    bib_files: tuple[Path, ...] = ()
     _metadata: dict[Path, Metadata] = field(default_factory=dict)
     _pdfs: PdfCache | None = None
+    _bib_database: BibDatabase | None = None
+
+    def bib_database(self) -> BibDatabase | None:
+        """The .bib files of this read as one database, read once; None for a single .bib file."""
+        if len(self.bib_files) < 2:
+            return None
+        if self._bib_database is None:
+            from rag.corpus.exports.bib_database import BibDatabase
+
+            self._bib_database = BibDatabase.read(self.bib_files)
+        return self._bib_database
 
     @property
     def pdfs(self) -> PdfCache:
@@ -118,7 +133,7 @@ def _zotero(file: Path, options: ReadOptions) -> FileRead:
 def _bibtex(file: Path, options: ReadOptions) -> FileRead:
     from rag.corpus.exports.bibtex import parse_bibtex
 
-    return _own_list(file, *parse_bibtex(read_text_file(file), file.name))
+    return _own_list(file, *parse_bibtex(read_text_file(file), file.name, options.bib_database(), file))
 
 
 def _records(file: Path, options: ReadOptions) -> FileRead:

@@ -8,12 +8,20 @@ decoded (rag.corpus.latex), which both reads what that middleware misses and is 
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from rag.corpus.entries import finish, year_in
+from rag.corpus.exports.bib_database import (
+    BARE,
+    REMOVED_ENCLOSING,
+    BibDatabase,
+    field_values,
+    interpolate,
+    parse_library,
+)
 from rag.corpus.exports.own_records import ADDED_FIELDS, ENTRY_KEY, Parsed, bibtex_record, restore
 from rag.corpus.identity import arxiv_in, arxiv_value
 from rag.corpus.latex import latex_to_text
@@ -21,8 +29,11 @@ from rag.corpus.names import normalize_name
 from rag.corpus.types import csl_type
 from rag.errors import InputError
 from rag.records import Paper
+from rag.text import plural
 
 ARXIV_FIELDS = ("eprint", "arxiv", "arxivid")
+_BLOCK_KEY = re.compile(r"@\w+\s*[{(]\s*([^,\s{}()]+)\s*,")
+_PARSER_REASON = re.compile(r"^Unexpected block start: `@\w+`\.\s*")  # the next entry's start: said by the line
 # Where each field is, BibTeX's name or biblatex's (journaltitle, date), first found wins.
 _VENUE = ("journaltitle", "journal", "booktitle", "maintitle", "eventtitle", "series")
 _PUBLISHER = ("publisher", "school", "institution", "organization")
@@ -73,8 +84,26 @@ def _without_added(entry: Any, record: Mapping[str, Any] | None) -> Any:
     return Entry(entry.entry_type, entry.key, [field for field in entry.fields if field.key.lower() not in names])
 
 
+def _resolved(entry: Any, strings: Mapping[str, str], abstract: str | None) -> Any:
+    """The entry with its bare macros and '#' concatenations resolved where every macro is known (in any .bib
+    file of the ingest), and the abstract another file gives it; the entry itself when nothing changes."""
+    from bibtexparser.model import Entry, Field
+
+    enclosing = entry.parser_metadata.get(REMOVED_ENCLOSING, {})
+    fields, changed = [], abstract is not None
+    for old in entry.fields:
+        value = str(old.value)
+        bare = enclosing.get(old.key) == BARE and not value.isdigit()
+        if bare and (resolved := interpolate(value, strings)) is not None and resolved != value:
+            old, changed = Field(old.key, resolved), True
+        fields.append(old)
+    if abstract is not None:
+        fields.append(Field("abstract", abstract))
+    return Entry(entry.entry_type, entry.key, fields) if changed else entry
+
+
 def _paper(entry: Any, file_name: str, record: Mapping[str, Any] | None = None) -> Paper | None:
-    fields = {field.key.lower(): str(field.value) for field in entry.fields}  # JabRef writes 'Title'
+    fields = field_values(entry)
     kind = entry.entry_type.lower()
     arxiv = _arxiv(fields)
     paper = Paper(
@@ -100,14 +129,16 @@ def _paper(entry: Any, file_name: str, record: Mapping[str, Any] | None = None) 
     return finish(paper, f"{file_name}#{entry.key}", file_name)
 
 
-def parse_bibtex(text: str, file_name: str) -> Parsed:
+def parse_bibtex(text: str, file_name: str, database: BibDatabase | None = None, path: Path | None = None) -> Parsed:
     """Papers from a .bib file, and a warning (file:line) per entry that could not be used; an entry of rag's
-    own export is the paper its record carries (rag.corpus.exports.own_records)."""
-    from bibtexparser.entrypoint import parse_string
-
-    logging.getLogger("bibtexparser").setLevel(logging.ERROR)  # problems are reported as warnings below
-    library = parse_string(text)
+    own export is the paper its record carries (rag.corpus.exports.own_records). With the ``database`` of the
+    .bib files ingested with it, their @string macros resolve here too, and an entry holding only an abstract
+    that the entry of its key in another file takes is not a paper of its own."""
+    library = database.library(path, text) if database is not None and path is not None else parse_library(text)
     from bibtexparser.model import DuplicateFieldKeyBlock, Entry
+
+    strings = {**(database.strings if database is not None else {})}
+    strings.update({key.lower(): str(s.value) for key, s in library.strings_dict.items()})
 
     warnings = []
     entries = list(library.entries)
@@ -119,21 +150,40 @@ def parse_bibtex(text: str, file_name: str) -> Parsed:
             warnings.append(f"{where}: field {fields} given twice in '{block.ignore_error_block.key}', one kept")
             entries.append(block.ignore_error_block)
             continue
-        kind = "duplicate key, kept the first" if "Duplicate" in type(block).__name__ else "syntax error, skipped"
-        warnings.append(f"{where}: {kind}")
+        key = _BLOCK_KEY.match(block.raw or "")
+        named = f" '{key.group(1)}'" if key else ""
+        if "Duplicate" in type(block).__name__:
+            warnings.append(f"{where}: duplicate key{named}, kept the first")
+        else:  # bibtexparser's reason, e.g. "Was still looking for field-value closing `}`": a brace left open
+            reason = _PARSER_REASON.sub("", str(getattr(block.error, "abort_reason", ""))).strip()
+            warnings.append(f"{where}: syntax error in entry{named}{f' ({reason})' if reason else ''}, skipped")
     records = {record[ENTRY_KEY]: record for record in map(bibtex_record, _comments(library)) if record}
-    papers, copies = [], set()
+    papers, copies, given = [], set(), 0
     for entry in entries:
         where = f"{file_name}:{(entry.start_line or 0) + 1}"
         record = records.get(entry.key)
-        paper = _paper(entry, file_name, record)
+        own = field_values(entry)
+        if database is not None and not own.get("title", "").strip() and database.completes(entry.key):
+            given += 1
+            continue
+        given_abstract = None
+        if database is not None and not own.get("abstract", "").strip():
+            given_abstract = database.abstracts.get(entry.key)
+        paper = _paper(_resolved(entry, strings, given_abstract), file_name, record)
         if paper is None:
             warnings.append(f"{where}: entry '{entry.key}' has neither title nor abstract")
             continue
         if record is not None and restore(paper, record, where, warnings):
             copies.add(paper.id)
         papers.append(paper)
-    if not papers and warnings:
+    if not papers and database is not None and library.strings_dict:
+        # A file of @string macros only (JabRef's "AuthorIDs.bib"): the other .bib files use them.
+        return Parsed(
+            [], [f"{file_name}: {plural(len(library.strings_dict), '@string macro')} for the other .bib files"]
+        )
+    if given:
+        warnings.append(f"{file_name}: {plural(given, 'abstract')} given to the entries of their keys in another file")
+    if not papers and warnings and not given:
         raise InputError(f"{file_name}: no usable BibTeX entry ({'; '.join(warnings[:3])})")
     return Parsed(papers, warnings, frozenset(copies))
 
