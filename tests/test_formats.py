@@ -260,3 +260,14 @@ def test_latex_drafts_build_with_pdflatex_symbols_in_math_and_other_scripts_name
     )
     other = to_latex(Answer("q", "Tested in 北京 [1].", AnswerMode.LLM, [Citation(1, paper)]))
     assert other.splitlines()[0] == "% needs XeLaTeX or LuaLaTeX for 京北"
+    # Text punctuation pdflatex's UTF-8 input lacks (CENTRAL's U+2010 hyphen, thin spaces) is written in ASCII;
+    # "<" and ">" in text would print as "¡" and "¿" in its default fonts.
+    exports = to_latex(
+        Answer("q", "A cluster\u2010randomized trial: 10\u2009mg, p>0.05 [1].", AnswerMode.LLM, [Citation(1, paper)])
+    )
+    assert exports == "A cluster-randomized trial: 10\\,mg, p\\textgreater{}0.05~\\cite{lee2020}."
+    assert to_latex(Answer("q", "Dashes – and “quotes” are set [1].", AnswerMode.LLM, [Citation(1, paper)])).startswith(
+        "Dashes"
+    )
+    unknown = to_latex(Answer("q", "Angles \u27e8x\u27e9 [1].", AnswerMode.LLM, [Citation(1, paper)]))
+    assert unknown.splitlines()[0] == "% needs XeLaTeX or LuaLaTeX for \u27e8\u27e9"

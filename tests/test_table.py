@@ -110,6 +110,10 @@ def test_csv_parses_and_latex_escapes(library: Path) -> None:
     latex = runner.invoke(app, ["table", QUESTION, "--format", "latex"]).output
     assert "\\begin{tabular}" in latex and "\\end{tabular}" in latex
     assert "10\\%" in latex and "\\&" in latex and " 10% " not in latex
+    keys = [row[0] for row in rows[1:]]
+    assert all(f"\\cite{{{key}}} & " in latex for key in keys)  # linked to the manuscript's bibliography
+    natbib = runner.invoke(app, ["table", QUESTION, "--format", "latex"], env={"RAG_LATEX_CITATIONS": "natbib"})
+    assert all(f"\\citep{{{key}}} & " in natbib.output for key in keys)
 
 
 def test_k_is_a_ceiling(library: Path) -> None:

@@ -42,6 +42,7 @@ def table(
     request = search_request(question, top_k, since, until, lists, "question")
     with context() as ctx:
         result = core_table(ctx, request)
-    typer.echo(render_table(result, form), nl=False)
+        citations = ctx.settings.latex_citations
+    typer.echo(render_table(result, form, citations), nl=False)
     if not result.rows and form in (TableFormat.CSV, TableFormat.LATEX):
         typer.echo(result.message, err=True)  # CSV and LaTeX have no room for it: a reader still learns why

@@ -31,7 +31,21 @@ _LATEX_SPECIALS = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    # pdflatex's default OT1 fonts set these as "¡", "¿" and an em dash: "p>0.05" would print "p¿0.05".
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
 }
+# Dashes and spaces of Unicode text that pdflatex's UTF-8 input does not know (CENTRAL and Embase write
+# "cluster‐randomized" with U+2010): the ASCII LaTeX writes them with.
+_TEXT_PUNCTUATION = {
+    "\u2010": "-", "\u2011": "-", "\u2012": "--", "\u2015": "---", "\u2009": r"\,", "\u200a": r"\,", "\u202f": r"\,",
+    "\u2002": " ", "\u2003": " ", "\u2004": " ", "\u2005": " ", "\u2006": " ", "\u2007": " ", "\u2008": " ",
+    "\u200b": "", "\u2060": "", "\ufeff": "",
+}  # fmt: skip
+# Punctuation beyond Latin-1 that pdflatex's UTF-8 input sets (en and em dashes, curly quotes, dagger, bullet,
+# ellipsis, per mille, single guillemets).
+_PDFLATEX_PUNCTUATION = frozenset("–—‘’‚“”„†‡•…‰‹›")
 # Symbols abstracts use that pdflatex's text fonts lack: set in math mode.
 _MATH_SYMBOLS = {
     "≤": r"\leq", "≥": r"\geq", "±": r"\pm", "×": r"\times", "÷": r"\div", "≈": r"\approx", "≠": r"\neq",
@@ -58,6 +72,8 @@ def latex_escape(text: str) -> str:
     for ch in text:
         if ch in _LATEX_SPECIALS:
             out.append(_LATEX_SPECIALS[ch])
+        elif ch in _TEXT_PUNCTUATION:
+            out.append(_TEXT_PUNCTUATION[ch])
         elif ch in _MATH_SYMBOLS or ch in _GREEK:
             out.append(f"\\ensuremath{{{_MATH_SYMBOLS.get(ch) or _GREEK[ch]}}}")
         else:
@@ -65,9 +81,21 @@ def latex_escape(text: str) -> str:
     return "".join(out)
 
 
+def cite_key(key: str, citations: LatexCitations) -> str:
+    """One key cited as a parenthetical citation of ``citations``' package (``\\citep{key}``, ...)."""
+    return f"\\{_COMMANDS[citations][0]}{{{key}}}"
+
+
 def needs_unicode_engine(latex: str) -> list[str]:
-    """Characters pdflatex (T1 fonts, UTF-8 input) cannot set: outside Latin-1 and Latin Extended-A."""
-    return sorted({ch for ch in latex if ord(ch) > 0x17F and unicodedata.category(ch)[0] in "LSN"})
+    """Characters pdflatex (T1 fonts, UTF-8 input) cannot set: letters, symbols, numbers, punctuation and spaces
+    outside Latin-1 and Latin Extended-A (the punctuation its UTF-8 input knows aside)."""
+    return sorted(
+        {
+            ch
+            for ch in latex
+            if ord(ch) > 0x17F and unicodedata.category(ch)[0] in "LSNPZ" and ch not in _PDFLATEX_PUNCTUATION
+        }
+    )
 
 
 def _named(paper: Paper, key: str, command: str | None) -> str:

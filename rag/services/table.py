@@ -15,8 +15,9 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
+from rag.config import LatexCitations
 from rag.errors import InputError
-from rag.formats.latex import latex_escape, needs_unicode_engine
+from rag.formats.latex import cite_key, latex_escape, needs_unicode_engine
 from rag.services.context import Context
 from rag.services.requests import SearchRequest
 from rag.writing.table import COLUMNS, DEFAULT_ROWS, HEADINGS, EvidenceTable, evidence_table
@@ -101,23 +102,31 @@ def _csv(result: EvidenceTable) -> str:
     return out.getvalue()
 
 
-def _latex(result: EvidenceTable) -> str:
+def _latex(result: EvidenceTable, citations: LatexCitations) -> str:
     if not result.rows:
         return f"% {result.message}\n"
     spec = "".join(f"p{{{width}\\linewidth}}" for width in _LATEX_WIDTHS)
     lines = [f"\\begin{{tabular}}{{{spec}}}", "\\hline"]
     lines.append(" & ".join(f"\\textbf{{{HEADINGS[c]}}}" for c in COLUMNS) + " \\\\")
     lines.append("\\hline")
-    lines += [" & ".join(latex_escape(row.cells()[c]) for c in COLUMNS) + " \\\\" for row in result.rows]
+    # The paper cited, so that the table links to the manuscript's bibliography like the prose around it.
+    lines += [
+        " & ".join(cite_key(cells[c], citations) if c == "citekey" else latex_escape(cells[c]) for c in COLUMNS)
+        + " \\\\"
+        for cells in (row.cells() for row in result.rows)
+    ]
     lines += ["\\hline", "\\end{tabular}"]
     body = "\n".join(lines) + "\n"
     unusual = needs_unicode_engine(body)
     return f"% needs XeLaTeX or LuaLaTeX for: {' '.join(unusual)}\n{body}" if unusual else body
 
 
-def render_table(result: EvidenceTable, form: TableFormat) -> str:
-    """The table as ``form``'s text (a question with no rows: Markdown says why, CSV is its header alone)."""
+def render_table(result: EvidenceTable, form: TableFormat, citations: LatexCitations = LatexCitations.CITE) -> str:
+    """The table as ``form``'s text (a question with no rows: Markdown says why, CSV is its header alone); in
+    LaTeX each paper is cited with ``citations``' command."""
     if form is TableFormat.JSON:
         return json.dumps(table_json(result), ensure_ascii=False, indent=2) + "\n"
-    writers = {TableFormat.MARKDOWN: _markdown, TableFormat.CSV: _csv, TableFormat.LATEX: _latex}
+    if form is TableFormat.LATEX:
+        return _latex(result, citations)
+    writers = {TableFormat.MARKDOWN: _markdown, TableFormat.CSV: _csv}
     return writers[form](result)
