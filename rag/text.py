@@ -69,6 +69,7 @@ ABBREVIATIONS = frozenset(
         "fig", "figs", "eq", "eqs", "eqn", "eqns", "sec", "secs", "sect", "ch", "chap", "tab", "tbl",
         "ref", "refs", "no", "nos", "vol", "vols", "p", "pp", "thm", "lem", "def", "prop", "cor", "alg", "app", "appx",
         "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "inc", "ltd", "dept", "univ", "ed", "eds",
+        "exp", "exps", "expt", "expts", "suppl", "supp",  # "In Exp. 2, ...", "Suppl. Fig. 3"
     }
 )  # fmt: skip
 # An initial (J. Smith) or letters with stops (e.g., U.S.); a lone lower-case letter ends sentences ("set x.").

@@ -178,3 +178,12 @@ def test_a_bullet_only_for_a_paper_whose_quote_answers_and_the_same_sentence_quo
     assert "We propose two approaches" in pixels.text and "The former uses" in pixels.text
     nothing = extractive_answer("what is the boiling point of water?", [Hit(GFS, 1, 1.0, 0.31)], embedder, 0.3)
     assert nothing.mode is AnswerMode.INSUFFICIENT
+
+
+def test_an_experiment_or_supplement_abbreviation_does_not_end_a_sentence() -> None:
+    text = "We ran two experiments. Decoding failed in Exp. 2, which probed memory implicitly. See Suppl. Fig. 3."
+    assert _sentences_of(text) == [
+        "We ran two experiments.",
+        "Decoding failed in Exp. 2, which probed memory implicitly.",
+        "See Suppl. Fig. 3.",
+    ]
