@@ -102,6 +102,8 @@ def test_the_papers_voice_becomes_the_citing_voice(sentence: str, paper: Paper, 
         "This allows us to estimate Q.",
         "While the theory is technical, our aim here is to show its appeal.",
         "These models are typically trained in clusters.",  # anyone's models, not the paper's own
+        "Sleep is an important component of how our memories are formed.",  # everyone's memories
+        "These results improve our understanding of category learning.",
     ],
 )
 def test_what_cannot_be_turned_safely_is_quoted_and_attributed(sentence: str) -> None:

@@ -132,6 +132,13 @@ _OWN_WORK = _words(
     "platform dataset implementation solution investigation research contribution thesis observations outcomes "
     "data estimates simulations"
 )
+# ...and what else "our" owns when it is the authors' ("our aim", "our sample", "our earlier survey"); what it
+# owns beyond these is everyone's ("our memories", "our understanding of") and is not given to the paper.
+_OWNED = _words(
+    "aim aims goal goals objective objectives purpose hypothesis hypotheses model models sample samples cohort "
+    "participants measurements experiment team group laboratory lab intervention programme program "
+    "questionnaire interviews trials"
+)
 # First person: the subject "we" (or "I"), and the words that follow it once the paper is named.
 _FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Uu]s|[Oo]urs|[Oo]urselves|I|[Mm]y|[Mm]e)\b")
 _LATER = {"we": "they", "our": "their", "us": "them", "ours": "theirs", "ourselves": "themselves", "my": "their"}
@@ -282,8 +289,8 @@ def _first_person(text: str, label: str, singular: bool, named: bool) -> tuple[s
         if not named and lower in ("our", "my"):
             words = after.split(" ")
             end = _noun_phrase_end(words)
-            if end is None:
-                return None
+            if end is None or not _names_own_work(words[:end]):
+                return None  # everyone's ("how our memories are formed"), not the authors' work
             phrase = " ".join(words[:end])
             the = "The" if not head else "the"
             named_phrase = f"{the} {phrase} {_of(phrase)} {label}"
@@ -292,11 +299,24 @@ def _first_person(text: str, label: str, singular: bool, named: bool) -> tuple[s
             continue
         if not named:  # "us" or "me" before the paper is named: an object, not a subject to replace
             return None
+        if lower in ("our", "my") and not _names_own_work(after.split(" ")):
+            return None  # "improve our understanding of": everyone's, not theirs
         turned = "they" if lower == "i" else _LATER.get(lower, "them")
         turned = _capital(turned) if not head else turned
         changes.append((word, turned))
         text, at = head + turned + text[match.end() :], len(head) + len(turned)
     return text, changes
+
+
+def _names_own_work(words: list[str]) -> bool:
+    """Whether the short noun phrase ``words`` open ends on the authors' own work ("previous survey")."""
+    for word in words[: _NOUN_PHRASE_WORDS + 1]:
+        bare = word.strip(",;:.").lower()
+        if bare in _OWN_WORK or bare in _OWNED:
+            return True
+        if not bare.replace("-", "").isalpha() or bare in stopwords() or word != word.strip(",;:."):
+            return False
+    return False
 
 
 def _of(phrase: str) -> str:
