@@ -307,3 +307,31 @@ def test_turning_adds_only_the_subject_and_fixed_words(opener: str, words: list[
     assert not invented, turned
     if turned.voice is not Voice.QUOTED:
         assert not _FIRST_PERSON.search(turned.text), turned
+
+
+def test_a_preprint_and_its_journal_version_are_one_paper_with_one_sentence_citing_both() -> None:
+    abstract = (
+        "{} Water, sanitation and hygiene interventions were tested in rural Bangladesh. We found that a treatment "
+        "rule assigning the combined intervention by enteric biomarkers increased predicted child growth (length "
+        "difference 0.23). These findings indicate that enteric dysfunction modifies the effect of sanitation "
+        "interventions on growth."
+    )
+    preprint = Paper(
+        "pre", abstract.format("Preprint."), title="Treatment heterogeneity of sanitation",
+        authors=["Butzin-Dozier, Zachary"], year=2024, venue="medRxiv", citekey="butzin2024",
+    )  # fmt: skip
+    journal = Paper(
+        "pub", abstract.format("Background:"), title="Treatment heterogeneity of sanitation",
+        authors=["Butzin-Dozier, Zachary"], year=2025, venue="PLoS Neglected Tropical Diseases", volume="19",
+        citekey="butzin2025",
+    )  # fmt: skip
+    other = Paper(
+        "other", "Handwashing promotion reduced diarrhoea in children under five by a third in a cluster trial.",
+        title="Handwashing and diarrhoea", authors=["Luby, Stephen"], year=2005, citekey="luby2005",
+    )  # fmt: skip
+    answer = prose_or_outline("sanitation interventions and child growth", [preprint, other, journal], None)
+    assert answer.mode is AnswerMode.PROSE
+    cited = [[answer.citations[n - 1].paper.citekey for n in s.citations] for s in answer.sentences]
+    assert ["butzin2025", "butzin2024"] in cited, "the journal version leads, the preprint cited beside it"
+    assert sum("butzin2024" in keys for keys in cited) == 1, "one paper, one voice"
+    assert all(s.support is not None and s.support.is_top for s in answer.sentences)

@@ -310,6 +310,20 @@ _ASKS = re.compile(r"\?[\s)\]\"'”’]*$")
 _PROMOTES = re.compile(r"https?://|\bwww\.|\b(?:what you will learn|who this book is for)\b", re.IGNORECASE)
 
 
+# Two texts whose terms share this share (Jaccard, texts of at least SAME_WORDS_MIN terms) say the same thing in
+# nearly the same words: a preprint and its journal version, one study's two conference abstracts. An answer's
+# bullet, or a draft's sentence, cites both.
+SAME_WORDS = 0.8
+SAME_WORDS_MIN = 5
+
+
+def same_words(terms: set[str], theirs: set[str]) -> bool:
+    """Whether two texts' terms are the same, or share SAME_WORDS of their terms."""
+    return terms == theirs or (
+        min(len(terms), len(theirs)) >= SAME_WORDS_MIN and len(terms & theirs) >= SAME_WORDS * len(terms | theirs)
+    )
+
+
 def states_nothing(sentence: str) -> bool:
     """Whether ``sentence`` states nothing to quote: it asks (ends with a question mark), or promotes (a link, a
     blurb's headings)."""

@@ -27,6 +27,7 @@ from rag.writing.evidence_sentences import (
     is_evidence,
     question_frame,
     related_without_abstract,
+    same_words,
     sentence_table,
 )
 
@@ -57,11 +58,6 @@ CLOSE_TO_BEST = 0.6
 # the tune half of eval/refusal_questions (benchmarks/refusals.py), where no answerable question drifts by
 # more than 0.04 and the near-topic ones the other rules miss drift by 0.10-0.15.
 DRIFT = 0.09
-# Two papers whose quotes share this share of their terms (Jaccard, over sentences of at least SAME_WORDS_MIN
-# terms) say the same thing: a preprint and its journal version, one study's two conference abstracts. One bullet
-# cites both.
-SAME_WORDS = 0.8
-SAME_WORDS_MIN = 5
 # A question's words as the drift test takes them out and puts the rest back together.
 _QUESTION_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*|\S")
 
@@ -115,17 +111,10 @@ class Quote:
         return [set(tokenize(s)) for s in self.sentences]
 
     def says_the_same(self, other: Quote, nearly: bool = True) -> bool:
-        """Whether a sentence of each is the same, or (``nearly``) shares SAME_WORDS of its terms."""
+        """Whether a sentence of each is the same, or (``nearly``) says the same in nearly the same words."""
         if not nearly:
             return bool({_said(s) for s in self.sentences} & {_said(s) for s in other.sentences})
-        for theirs in other._terms:
-            for terms in self._terms:
-                if terms == theirs or (
-                    min(len(terms), len(theirs)) >= SAME_WORDS_MIN
-                    and len(terms & theirs) >= SAME_WORDS * len(terms | theirs)
-                ):
-                    return True
-        return False
+        return any(same_words(terms, theirs) for theirs in other._terms for terms in self._terms)
 
 
 def _said(sentence: str) -> str:

@@ -5,10 +5,12 @@ how well their papers answer the topic; a paper that shares only one of the topi
 it in meaning is left out (listed as found, not cited). Each paper's sentence is the one of its abstract that
 best answers the topic (the evidence selector of rag.writing.evidence_sentences), what it found before what it
 set out to do or how (rag.corpus.roles), turned into the citing voice
-(rag.writing.voice: "We show X" -> "Hazra et al. (2021) show X"), kept as written, or quoted and attributed.
-Then a theme's papers are grouped by what they found (rag.writing.findings): papers reporting the same
-finding share one sentence, opposite findings are contrasted ("whereas"), and "Similarly," / "In contrast,"
-open a sentence only where it and the one before it bear that out. A paragraph opens with its largest group.
+(rag.writing.voice: "We show X" -> "Hazra et al. (2021) show X"), kept as written, or quoted and attributed
+(the ways and what each costs: rag.writing.draft_candidates). Papers whose abstracts say the same in nearly the
+same words (a preprint and its journal version) are one paper: one sentence, citing each. Then a theme's
+papers are grouped by what they found (rag.writing.findings): papers reporting the same finding share one
+sentence, opposite findings are contrasted ("whereas"), and "Similarly," / "In contrast," open a sentence only
+where it and the one before it bear that out. A paragraph opens with its largest group.
 
 Every sentence goes through the answer-policy check a model's sentences go through
 (rag.check.answers.check_each); one that does not get the top label is replaced by the paper's next
@@ -17,9 +19,9 @@ sentence, so what is shown restates its source. Each sentence keeps where it cam
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import reduce
 
 import numpy as np
 
@@ -28,38 +30,21 @@ from rag.check.claims import Claim, with_citations
 from rag.check.reading import CitedText, prepare
 from rag.check.screen import no_news_terms
 from rag.check.sentences import Answer, AnswerMode, Citation, CitedSentence, Provenance
-from rag.corpus.roles import strip_label
+from rag.corpus.merging import published_version
 from rag.embed.cached import CachedEmbedder
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
-from rag.text import plural, term_coverage, tokenize, unglue
+from rag.text import plural, tokenize
+from rag.writing.draft_candidates import Candidate, paper_candidates
 from rag.writing.evidence_sentences import (
     HitSentences,
-    defuse_citations,
-    leans_back,
+    same_words,
     sentence_table,
-    states_nothing,
 )
 from rag.writing.findings import Option, Said, slots
 from rag.writing.outline import OUTLINE_LABEL, group_papers, outline, theme_count, themes_of
-from rag.writing.voice import Turned, Voice, aim_fragment, quoted, turn
 
 PROSE_LABEL = "Drafted without a language model from the papers' own sentences (set RAG_LLM_MODEL for a model's prose)"
-# Sentences of a paper offered to the check, best first: the selector's top ones for the topic, each place
-# down the selector's ranking costing this much...
-CANDIDATES_PER_PAPER = 4
-RANK_COST = 0.6
-# What a sentence costs beyond its rank among the paper's sentences: a sentence naming its paper reads best (it
-# beats a sentence kept as written that the selector ranks one or two places higher), a quotation last; a very long
-# sentence is hard to read in a paragraph, and an abstract's first sentence kept as written is most often its
-# background ("Large language models have ..."), not what the paper did.
-BACKGROUND_COST = 0.5
-VOICE_COST = {Voice.CITING: 0.0, Voice.VERBATIM: 1.1, Voice.QUOTED: 1.6}
-LONG_SENTENCE_WORDS = 50
-LONG_SENTENCE_COST = 1.0
-# A sentence the library holds cut short ("... in modern…"), or an aim with no clause of its own that cannot be
-# given its paper as subject (no authors, or only as a quotation): the last resort.
-CUT_SENTENCE_COST = 3.0
 # A paper holding at most this many of the topic's terms (title and abstract) matches it on a word only, and is
 # left out unless one of its sentences is this close to the topic in meaning (an image-restoration paper found
 # for "vegetation restoration": "restoration"); a --cite paper always stays.
@@ -76,24 +61,6 @@ SUMMARY_SENTENCES_PER_THEME = 3
 DESCRIBED_TYPES = frozenset(
     {"motion_picture", "broadcast", "webpage", "post", "post-weblog", "song", "interview", "personal_communication"}
 )
-# A sentence whose subject or connective points back to one the draft does not hold ("This approach ...", "They
-# ...", "These results ...") reads as a loose end: it costs this much more, as a long sentence does.
-LEANING_COST = 1.0
-# Sentences an export ran together are offered one by one, the one sharing most of the topic's terms first.
-PIECE_COST = 0.1
-# A related-work sentence says what a paper found: a sentence that reports no finding (its background, aim or
-# method, by rag.corpus.roles) costs up to this much more (times 1 - its probability of reporting one).
-NOT_FINDING_COST = 0.6
-
-
-@dataclass
-class Candidate:
-    """One way of writing a paper's sentence, with its cost (lower is better)."""
-
-    source: str  # the sentence as the abstract writes it
-    turned: Turned
-    text: str  # as the draft writes it: the turned sentence, with a connective where its place has one
-    cost: float
 
 
 @dataclass
@@ -103,60 +70,6 @@ class Accepted:
     paper: int  # index into the papers given
     candidate: Candidate
     checked: Checked
-
-
-def _candidates(topic: str, row: HitSentences) -> list[Candidate]:
-    """Ways of writing the paper's best sentences for the topic (its abstract's, not a full-text passage's),
-    the cheapest first. Each sentence is offered as turned, and a sentence in the citing voice also quoted: the
-    check reads the words a sentence adds (the paper's name) as words its source does not have, so a turned
-    sentence may fall short where the paper's own words pass."""
-    paper = row.hit.paper
-    found = []
-    ranked = [i for i in row.ranked if i < row.abstract_sentences and not states_nothing(row.sentences[i])]
-    ranked = ranked[:CANDIDATES_PER_PAPER]
-    finding = row.finding or []
-    for rank, index in enumerate(ranked):
-        pieces = _unglued(defuse_citations(row.sentences[index]))
-        reports = finding[index] if index < len(finding) else 1.0
-        cost = RANK_COST * rank + NOT_FINDING_COST * (1.0 - reports)
-        for piece, source in enumerate(sorted(pieces, key=lambda p: -term_coverage(topic, p))):
-            found += _ways(source, paper, cost + PIECE_COST * piece, first=index == 0)
-    return sorted(found, key=lambda c: c.cost)
-
-
-def _ways(source: str, paper: Paper, rank: float, first: bool) -> list[Candidate]:
-    """One sentence as turned and, in the citing voice, quoted."""
-    found = []
-    long = LONG_SENTENCE_COST if len(source.split()) > LONG_SENTENCE_WORDS else 0.0
-    cut = CUT_SENTENCE_COST if source.rstrip().endswith(("…", "...")) else 0.0
-    fragment = aim_fragment(source)
-    turned = turn(source, paper)
-    for way in [turned, quoted(source, paper)] if turned.voice is Voice.CITING else [turned]:
-        background = BACKGROUND_COST if first and way.voice is Voice.VERBATIM else 0.0
-        unturned = CUT_SENTENCE_COST if fragment and way.voice is not Voice.CITING else 0.0
-        leaning = LEANING_COST if _loose_end(way.text) or (way.voice is Voice.QUOTED and _loose_end(source)) else 0.0
-        cost = rank + VOICE_COST[way.voice] + long + cut + background + unturned + leaning
-        found.append(Candidate(source, way, way.text, cost))
-    return found
-
-
-# "It" that points nowhere: "It can be concluded that ...", "It is known that ...".
-_EXPLETIVE_IT = re.compile(
-    r"^it (?:is|was|can be|could be|may be|might be|should be|will be|has been|had been|seems|appears|remains)\b",
-    re.IGNORECASE,
-)
-
-
-def _loose_end(sentence: str) -> bool:
-    """Whether the sentence points back to one the draft does not hold (not an "it" that points nowhere)."""
-    return leans_back(sentence) and not _EXPLETIVE_IT.match(sentence.lstrip("\"'“("))
-
-
-def _unglued(sentence: str) -> list[str]:
-    """``sentence`` cut where sentences run together (rag.text.unglue: the selector's sentences are, but a
-    citation marker taken out can leave "results.The"), each piece without a section label."""
-    pieces = [strip_label(p) for p in unglue(sentence)]
-    return [p if p.endswith((".", "!", "?", "…")) else p + "." for p in pieces]
 
 
 def _passes(result: Checked | object, cited: list[int]) -> bool:
@@ -176,7 +89,7 @@ def _paper_sentences(
 ) -> tuple[dict[int, Accepted], int]:
     """Each paper's cheapest sentence that passes the check (checked in batches: all papers' first choices,
     then the next choice of those that failed); how many candidates failed."""
-    candidates = {i: _candidates(topic, rows[i]) for theme in order for i in theme}
+    candidates = {i: paper_candidates(topic, rows[i]) for theme in order for i in theme}
     tried = dict.fromkeys(candidates, 0)
     accepted: dict[int, Accepted] = {}
     failed = 0  # candidates that did not pass, told in a note
@@ -255,8 +168,17 @@ def extractive_prose(
     accepted, failed = _paper_sentences(topic, themes, rows, papers, prepared)
     if not accepted:
         return None
+    twins = _twins([i for theme in themes for i in theme if i in accepted], papers)
+    themes = [[i for i in theme if not any(i in copies for copies in twins.values())] for theme in themes]
     written = [
-        _grouped(topic, [i for i in theme if i in accepted], accepted, papers, prepared, embedder) for theme in themes
+        _with_twins(
+            _grouped(topic, [i for i in theme if i in accepted], accepted, papers, prepared, embedder),
+            twins,
+            accepted,
+            papers,
+            prepared,
+        )
+        for theme in themes
     ]
     if brief:
         written = [theme[:SUMMARY_SENTENCES_PER_THEME] for theme in written]
@@ -314,10 +236,56 @@ def _grouped(
     return written
 
 
+def _twins(order: list[int], papers: Sequence[Paper]) -> dict[int, list[int]]:
+    """Papers whose abstracts say the same in nearly the same words (a preprint and its journal version, one
+    record under two keys), under the published version (else the first in ``order``): one paper, one sentence
+    citing each."""
+    terms = {i: set(tokenize(papers[i].text)) for i in order}
+    twins: dict[int, list[int]] = {}
+    taken: set[int] = set()
+    for at, first in enumerate(order):
+        if first in taken:
+            continue
+        same = [i for i in order[at + 1 :] if i not in taken and same_words(terms[first], terms[i])]
+        if same:
+            group = [first, *same]
+            lead = group[[papers[i] for i in group].index(reduce(published_version, (papers[i] for i in group)))]
+            twins[lead] = [i for i in group if i != lead]
+            taken.update(group)
+    return twins
+
+
+def _with_twins(
+    written: list[Written],
+    twins: dict[int, list[int]],
+    accepted: dict[int, Accepted],
+    papers: Sequence[Paper],
+    prepared: list[CitedText],
+) -> list[Written]:
+    """Each paper's own sentence citing its twins beside it: those that state what its source sentence says."""
+    out: list[Written] = []
+    for option, checked in written:
+        lead = option.papers[0]
+        if option.kind != "single" or lead not in twins:
+            out.append((option, checked))
+            continue
+        # The twin states what the lead paper's own words say (the draft's sentence names the lead, its year).
+        beside = [i for i in twins[lead] if _states_alone(accepted[lead].candidate.source, i, papers, prepared)]
+        sources = [option.sources[0], *(accepted[i].candidate.source for i in beside if i in accepted)]
+        cited = Option(option.text, [lead, *beside], "twins", sources, option.changes, label=option.label)
+        out.append((cited, checked if checked is not None else accepted[lead].checked))
+    return out
+
+
 def _each_states(option: Option, papers: Sequence[Paper], prepared: list[CitedText]) -> bool:
     """A shared finding passes the check against each other paper of its group alone (one at a time: the
     screen would drop the same sentence twice in one batch)."""
-    return all(_passes(check_each([Claim(text, [i + 1])], papers, prepared)[0], [i + 1]) for text, i in option.also)
+    return all(_states_alone(text, i, papers, prepared) for text, i in option.also)
+
+
+def _states_alone(text: str, i: int, papers: Sequence[Paper], prepared: list[CitedText]) -> bool:
+    """Whether ``text`` passes the check citing paper ``i`` alone."""
+    return _passes(check_each([Claim(text, [i + 1])], papers, prepared)[0], [i + 1])
 
 
 def _alone(item: Said) -> Option:
