@@ -9,6 +9,7 @@ import re
 import pytest
 
 from rag.check import name_vague_subject
+from rag.corpus.types import trial_registration
 from rag.records import Paper
 from rag.writing import Voice, in_text_label, third_person, turn
 from rag.writing.extractive_draft import prose_or_outline
@@ -235,3 +236,20 @@ def test_a_sentence_naming_its_paper_or_a_quotation_has_no_vague_subject_to_name
         None,
     )
     assert name_vague_subject("Hazra et al. (2021) write that “this study shows X”.", MANY)[1] is None
+
+
+def test_a_draft_leaves_out_a_trial_registration_its_protocol_is_not_a_finding() -> None:
+    registration = Paper(
+        id="r", text="Household chlorination will be tested in 40 villages. INCLUSION CRITERIA: children under five.",
+        title="Chlorination trial in Bangladesh", authors=["NCT04736615"], year=2021, citekey="r",
+        venue="https://clinicaltrials.gov/show/NCT04736615", item_type="dataset",
+    )  # fmt: skip
+    trial = Paper(
+        id="t", text="Household chlorination reduced diarrhoea in children under five by 23% in Bangladesh.",
+        title="Chlorination and diarrhoea", authors=["Luby, Stephen"], year=2020, citekey="t",
+    )  # fmt: skip
+    answer = prose_or_outline("household chlorination and child diarrhoea", [registration, trial], None)
+    assert [c.paper.id for c in answer.citations] == ["t"] and "1 trial registration" in " ".join(answer.notes)
+    by_source = Paper(id="s", text=registration.text, title="Trial", authors=["Roe, Ann"], venue="ISRCTN registry")
+    assert not trial_registration(by_source.authors, by_source.venue)
+    assert trial_registration(["CTRI/2024/06/068620"], None) and trial_registration([], "https://www.isrctn.com/x")

@@ -262,3 +262,22 @@ def csl_type(scheme: str | None, value: object) -> str | None:
         if found is not None:
             return found
     return None
+
+
+# A trial registration (CENTRAL's "Trial registry record"): exports give the registry's id as its author and the
+# registry's page as its source. Its text is the protocol, what the trial will do, not what it found.
+_REGISTRY_ID = re.compile(
+    r"(?:NCT\d{8}|ISRCTN\d{8}|CTRI/\d{4}/\d{2,3}/\d+|PACTR\d{10,}|ACTRN\d{14}|ChiCTR[\w-]+|DRKS\d{8}|IRCT\w+"
+    r"|EUCTR[\w-]+|JPRN-\w+|KCT\d{7}|NTR\d+|TCTR\d+|UMIN\d+|SLCTR[\w/]+|RBR-\w+|CTIS[\w-]+)",
+    re.IGNORECASE,
+)
+_REGISTRY_PAGE = re.compile(
+    r"clinicaltrials\.gov|isrctn\.com|ctri\.nic\.in|pactr\.|anzctr\.org|chictr\.org|drks\.de|trialsearch\.who\.int"
+    r"|irct\.(?:ir|behdasht)|umin\.ac\.jp|clinicaltrialsregister\.eu|trialregister\.nl|ensaiosclinicos\.gov",
+    re.IGNORECASE,
+)
+
+
+def trial_registration(authors: Iterable[str], venue: str | None) -> bool:
+    """Whether a record is a trial's registration: its author is a registry id, or its source a registry."""
+    return any(_REGISTRY_ID.fullmatch(a.strip(" ,;")) for a in authors) or bool(venue and _REGISTRY_PAGE.search(venue))

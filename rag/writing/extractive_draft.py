@@ -19,6 +19,7 @@ sentence, so what is shown restates its source. Each sentence keeps where it cam
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import reduce
@@ -31,6 +32,7 @@ from rag.check.reading import CitedText, prepare
 from rag.check.screen import no_news_terms
 from rag.check.sentences import Answer, AnswerMode, Citation, CitedSentence, Provenance
 from rag.corpus.merging import published_version
+from rag.corpus.types import trial_registration
 from rag.embed.cached import CachedEmbedder
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
@@ -119,10 +121,13 @@ def _themes(rows: list[HitSentences], embedder: Embedder | None) -> list[list[in
     return group_papers(np.stack(vectors), theme_count(len(papers)))
 
 
-def _description(paper: Paper) -> bool:
-    """Whether the paper's "abstract" describes a video, a web page or a post ("Thanks for coming to the channel
-    ...", "Follow me! https://..."): not a work's findings to draft related work from."""
-    return paper.item_type in DESCRIBED_TYPES
+def _description(paper: Paper) -> str | None:
+    """What the paper is when its "abstract" describes it rather than what it found: a video, a web page or a post
+    ("Thanks for coming to the channel ...", "Follow me! https://..."), or a trial's registration (its protocol:
+    "INCLUSION CRITERIA: ...", what the trial will test): not a work's findings to draft related work from."""
+    if trial_registration(paper.authors, paper.venue):
+        return "registration"
+    return "media" if paper.item_type in DESCRIBED_TYPES else None
 
 
 def _relevance(row: HitSentences) -> float:
@@ -156,7 +161,7 @@ def extractive_prose(
     table = sentence_table(topic, [h for h in hits if not h.paper.no_abstract], embedder, findings=True)
     rows = {row.hit.rank - 1: row for row in table if row.hit.paper.id in keep or _on_topic(topic, row)}
     works = {i: row for i, row in rows.items() if row.hit.paper.id in keep or not _description(row.hit.paper)}
-    described = len(rows) - len(works) if works else 0
+    described = Counter(_description(rows[i].hit.paper) for i in rows if i not in works) if works else Counter()
     rows = works or rows  # a library of videos and web pages only is still drafted from
     usable = sorted(rows)
     if not usable:
@@ -184,8 +189,15 @@ def extractive_prose(
         written = [theme[:SUMMARY_SENTENCES_PER_THEME] for theme in written]
     answer = _assemble(topic, papers, [theme for theme in written if theme], accepted, failed)
     if described:
-        kinds = plural(described, "video, web page or post", "videos, web pages or posts")
-        answer.notes.append(f"Left out, their text describing them rather than findings: {kinds}.")
+        kinds = [
+            plural(count, noun, nouns)
+            for kind, noun, nouns in (
+                ("registration", "trial registration", "trial registrations"),
+                ("media", "video, web page or post", "videos, web pages or posts"),
+            )
+            if (count := described[kind])
+        ]
+        answer.notes.append(f"Left out, their text describing them rather than findings: {'; '.join(kinds)}.")
     return answer
 
 
