@@ -165,3 +165,5 @@ def test_studied_and_numbers_are_the_abstracts_words() -> None:
     ]
     named = "In 24 sewersheds SARS-CoV-2 RNA preceded COVID-19 cases by 7 days; IL-6 fell by 10-20%."
     assert numbers_in(named) == ["24", "7", "10-20%"], "a number in a name is no finding's number"
+    listed = "This review will (1) summarize and 2) compare trials; 23% (n = 12) improved (p = 0.04)."
+    assert numbers_in(listed) == ["23%", "12", "p = 0.04"], "a list's markers are no finding's numbers"

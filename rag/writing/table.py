@@ -104,9 +104,20 @@ def studied(text: str) -> str:
 
 
 def numbers_in(finding: str) -> list[str]:
-    """The numbers of a finding as it states them (years that only date it are left out)."""
-    found = [" ".join(m.group(0).split()) for m in _STATISTIC.finditer(finding)]
+    """The numbers of a finding as it states them (years that only date it, and the markers of a list, "(1)",
+    "2)", are left out)."""
+    found = [" ".join(m.group(0).split()) for m in _STATISTIC.finditer(finding) if not _enumerates(finding, m)]
     return [n for n in dict.fromkeys(found) if not _YEAR.match(n)]
+
+
+def _enumerates(text: str, match: re.Match[str]) -> bool:
+    """Whether the number is a list's marker: "(1) ...", "... and 2) ..."."""
+    value = match.group(0).lstrip()
+    start = match.end() - len(value)
+    if not (value.isdigit() and len(value) <= 2 and text[match.end() : match.end() + 1] == ")"):
+        return False
+    previous = text[:start].rstrip()[-1:]  # "(1)", "and 2)", "; 3)": not "(n = 12)"
+    return text[start - 1 : start] == "(" or not previous or previous.isalpha() or previous in ",;.:"
 
 
 def _row(quote: Quote, row: HitSentences) -> TableRow:
