@@ -113,7 +113,8 @@ def _sentences_of(text: str, labelled: bool = False) -> list[str]:
 # "However, ...") does not stand alone: it is quoted with the sentence before it.
 _LEANS_BACK = re.compile(
     r"^(?:(?:the\s+)?(?:former|latter)\b|(?:this|these|those|such|both|each|its|their)\s+\w+|(?:they|it|he|she|"
-    r"this|these|those)\b|(?:however|in contrast|by contrast|conversely|nevertheless|nonetheless|instead|"
+    r"this|these|those)\b|(?:however|in contrast|by contrast|conversely|nevertheless|nonetheless|instead|moreover|"
+    r"furthermore|in addition(?!\s+to\b)|additionally|likewise|similarly|"
     r"on the other hand|in turn|thereby|hence|thus|therefore|consequently|as a result)\b)",
     re.IGNORECASE,
 )
