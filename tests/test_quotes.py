@@ -189,3 +189,16 @@ def test_an_experiment_or_supplement_abbreviation_does_not_end_a_sentence() -> N
         "Decoding failed in Exp. 2, which probed memory implicitly.",
         "See Suppl. Fig. 3.",
     ]
+
+
+def test_asked_what_is_known_a_trial_registration_comes_after_papers_that_report() -> None:
+    protocol = Paper(
+        "r", "Chlorination will be tested in 40 villages to reduce diarrhoea.", title="Chlorination trial",
+        authors=["NCT04736615"], year=2021, venue="https://clinicaltrials.gov/show/NCT04736615",
+    )  # fmt: skip
+    trial = Paper("t", "Chlorination reduced diarrhoea by 23% in children.", title="Chlorination", year=2020)
+    rows = [_row(protocol, 1, [0]), _row(trial, 2, [0])]
+    assert [q.hit.paper.id for q in choose_quotes(rows)] == ["r", "t"], "by match alone the protocol leads"
+    for row in rows:
+        row.finding = [0.9]  # the question asks for findings
+    assert [q.hit.paper.id for q in choose_quotes(rows)] == ["t", "r"]

@@ -18,6 +18,7 @@ from functools import cached_property
 from rag.check.sentences import Answer, AnswerMode, Citation
 from rag.check.sources import author_year
 from rag.check.support_model import load_support_model
+from rag.corpus.types import trial_registration
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
 from rag.text import tokenize
@@ -132,7 +133,9 @@ def choose_quotes(table: Sequence[HitSentences], limit: int = MAX_ANSWER_SENTENC
         for row in table
         if row.answers()
     ]
-    quotes.sort(key=lambda q: -q.rank_score)
+    # A trial's registration holds its protocol, no findings: asked what is known, papers that report come first.
+    protocols = {row.hit.paper.id for row in table if row.finding is not None and _registration(row.hit.paper)}
+    quotes.sort(key=lambda q: (q.hit.paper.id in protocols, -q.rank_score))
     chosen: list[Quote] = []
     for quote in quotes:
         same = next((c for c in chosen if quote.says_the_same(c, nearly=twins)), None)
@@ -141,6 +144,10 @@ def choose_quotes(table: Sequence[HitSentences], limit: int = MAX_ANSWER_SENTENC
         elif same is not None and twins:
             same.twins.append(quote.hit)
     return chosen
+
+
+def _registration(paper: Paper) -> bool:
+    return trial_registration(paper.authors, paper.venue)
 
 
 def also_found(table: Sequence[HitSentences], quotes: Sequence[Quote]) -> list[Paper]:
