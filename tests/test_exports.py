@@ -660,3 +660,10 @@ def test_a_bib_syntax_error_names_its_entry_and_why() -> None:
     assert parsed.warnings == [
         "x.bib:1: syntax error in entry 'open_2001' (Was still looking for field-value closing `}`), skipped"
     ]
+
+
+def test_an_unreadable_bib_beside_others_is_skipped_alone(tmp_path: Path) -> None:
+    (tmp_path / "a.bib").write_text("@article{a, title = {Readable}, abstract = {Fine text here.}}\n")
+    (tmp_path / "b.bib").write_bytes(b"\xff\xfe\x00@article{b, title = {Broken}}" + bytes(range(128, 256)))
+    result = load_paths([tmp_path])
+    assert [p.citekey for p in result.papers.values()] == ["a"]

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.corpus.textfile import read_text_file
+from rag.errors import InputError
 
 # How bibtexparser marks a field written without braces or quotes: a macro, a number or a '#' concatenation.
 BARE = "no-enclosing"
@@ -52,7 +53,7 @@ class BibDatabase:
         for file in files:
             try:
                 library = parse_library(read_text_file(file))
-            except (OSError, UnicodeError, ValueError):  # the file's own reader reports it
+            except (InputError, ValueError):  # unreadable: the file's own reader reports it, the others go on
                 continue
             database._libraries[file] = library
             database.strings.update({key.lower(): str(s.value) for key, s in library.strings_dict.items()})
