@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from rag.records import Paper
+
 # CSL 1.0.2's item types.
 CSL_TYPES = frozenset(
     {
@@ -278,6 +280,7 @@ _REGISTRY_PAGE = re.compile(
 )
 
 
-def trial_registration(authors: Iterable[str], venue: str | None) -> bool:
-    """Whether a record is a trial's registration: its author is a registry id, or its source a registry."""
-    return any(_REGISTRY_ID.fullmatch(a.strip(" ,;")) for a in authors) or bool(venue and _REGISTRY_PAGE.search(venue))
+def trial_registration(paper: Paper) -> bool:
+    """Whether ``paper`` is a trial's registration: its author is a registry id, or its source a registry."""
+    by_id = any(_REGISTRY_ID.fullmatch(author.strip(" ,;")) for author in paper.authors)
+    return by_id or bool(paper.venue and _REGISTRY_PAGE.search(paper.venue))

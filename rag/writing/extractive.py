@@ -134,7 +134,7 @@ def choose_quotes(table: Sequence[HitSentences], limit: int = MAX_ANSWER_SENTENC
         if row.answers()
     ]
     # A trial's registration holds its protocol, no findings: asked what is known, papers that report come first.
-    protocols = {row.hit.paper.id for row in table if row.finding is not None and _registration(row.hit.paper)}
+    protocols = {row.hit.paper.id for row in table if row.finding is not None and trial_registration(row.hit.paper)}
     quotes.sort(key=lambda q: (q.hit.paper.id in protocols, -q.rank_score))
     chosen: list[Quote] = []
     for quote in quotes:
@@ -144,10 +144,6 @@ def choose_quotes(table: Sequence[HitSentences], limit: int = MAX_ANSWER_SENTENC
         elif same is not None and twins:
             same.twins.append(quote.hit)
     return chosen
-
-
-def _registration(paper: Paper) -> bool:
-    return trial_registration(paper.authors, paper.venue)
 
 
 def also_found(table: Sequence[HitSentences], quotes: Sequence[Quote]) -> list[Paper]:

@@ -125,7 +125,7 @@ def _description(paper: Paper) -> str | None:
     """What the paper is when its "abstract" describes it rather than what it found: a video, a web page or a post
     ("Thanks for coming to the channel ...", "Follow me! https://..."), or a trial's registration (its protocol:
     "INCLUSION CRITERIA: ...", what the trial will test): not a work's findings to draft related work from."""
-    if trial_registration(paper.authors, paper.venue):
+    if trial_registration(paper):
         return "registration"
     return "media" if paper.item_type in DESCRIBED_TYPES else None
 
@@ -160,8 +160,9 @@ def extractive_prose(
     hits = [Hit(paper, rank, 0.0) for rank, paper in enumerate(papers, start=1)]
     table = sentence_table(topic, [h for h in hits if not h.paper.no_abstract], embedder, findings=True)
     rows = {row.hit.rank - 1: row for row in table if row.hit.paper.id in keep or _on_topic(topic, row)}
-    works = {i: row for i, row in rows.items() if row.hit.paper.id in keep or not _description(row.hit.paper)}
-    described = Counter(_description(rows[i].hit.paper) for i in rows if i not in works) if works else Counter()
+    kinds = {i: _description(row.hit.paper) for i, row in rows.items() if row.hit.paper.id not in keep}
+    works = {i: row for i, row in rows.items() if not kinds.get(i)}
+    described = Counter(kinds[i] for i in rows if i not in works) if works else Counter()
     rows = works or rows  # a library of videos and web pages only is still drafted from
     usable = sorted(rows)
     if not usable:
@@ -174,7 +175,8 @@ def extractive_prose(
     if not accepted:
         return None
     twins = _twins([i for theme in themes for i in theme if i in accepted], papers)
-    themes = [[i for i in theme if not any(i in copies for copies in twins.values())] for theme in themes]
+    copies = {i for twin in twins.values() for i in twin}
+    themes = [[i for i in theme if i not in copies] for theme in themes]
     written = [
         _with_twins(
             _grouped(topic, [i for i in theme if i in accepted], accepted, papers, prepared, embedder),
@@ -189,7 +191,7 @@ def extractive_prose(
         written = [theme[:SUMMARY_SENTENCES_PER_THEME] for theme in written]
     answer = _assemble(topic, papers, [theme for theme in written if theme], accepted, failed)
     if described:
-        kinds = [
+        left_out = [
             plural(count, noun, nouns)
             for kind, noun, nouns in (
                 ("registration", "trial registration", "trial registrations"),
@@ -197,7 +199,7 @@ def extractive_prose(
             )
             if (count := described[kind])
         ]
-        answer.notes.append(f"Left out, their text describing them rather than findings: {'; '.join(kinds)}.")
+        answer.notes.append(f"Left out, their text describing them rather than findings: {'; '.join(left_out)}.")
     return answer
 
 
