@@ -423,7 +423,7 @@ def test_a_bib_with_broken_entries_is_warned_and_the_rest_used(tmp_path: Path) -
     bib.write_text(BIB + "\n@article{broken,\n  title = {Broken\n", encoding="utf-8")
     code, report, err = checked(str(tex(tmp_path, SUPPORTED)), "--bib", str(bib))
     assert code == 0 and report["citations"][0]["verdict"] == "fits_stated"
-    assert "refs.bib:" in err and "syntax error, skipped" in err
+    assert "refs.bib:23: syntax error in entry 'broken' (" in err and "), skipped" in err
 
 
 def test_a_key_cited_200_times_and_a_1_mb_manuscript(tmp_path: Path, bib: Path) -> None:

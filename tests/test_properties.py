@@ -531,7 +531,8 @@ def test_render_answer_is_terminal_safe(raw: str, given_papers: list[Paper]) -> 
 # --- LaTeX, BibTeX and prompts ---------------------------------------------------------------
 
 _LATEX_ESCAPES = re.compile(
-    r"\\textbackslash\{\}|\\textasciitilde\{\}|\\textasciicircum\{\}|\\[&%$#_{}]|\\ensuremath\{[^{}]*\}"
+    r"\\textbackslash\{\}|\\textasciitilde\{\}|\\textasciicircum\{\}|\\text(?:less|greater|bar)\{\}|\\,"
+    r"|\\[&%$#_{}]|\\ensuremath\{[^{}]*\}"
 )
 _LATEX_SPECIAL_CHARS = set("\\&%$#_{}~^")
 
