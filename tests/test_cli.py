@@ -100,7 +100,7 @@ def test_ingest_reports_and_warns(tmp_path: Path) -> None:
     (folder / "junk.bin").write_bytes(b"\x00\x01")
     code, out, err = invoke("--collection", "mine", "ingest", str(folder))
     assert code == 0
-    assert "39 papers: 39 added" in out
+    assert "39 papers (from 40 entries, 1 of them the same work as another): 39 added" in out
     assert "skipped" in err and "junk.bin" in err
     code, out, _ = invoke("--collection", "mine", "ingest", str(folder))
     assert "0 added, 0 updated, 39 unchanged" in out

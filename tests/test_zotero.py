@@ -574,3 +574,10 @@ def test_errors_are_input_errors_for_the_loader(tmp_path: Path) -> None:
     (tmp_path / "zotero.sqlite").write_bytes(b"")
     with pytest.raises(InputError, match=r"nothing to ingest: skipped zotero\.sqlite: not an SQLite database"):
         load_paths([tmp_path])
+
+
+def test_a_damaged_schema_quoted_by_sqlite_is_still_one_line() -> None:
+    from rag.corpus.zotero.sqlite_files import _reason
+
+    reason = _reason("zotero.sqlite", sqlite3.DatabaseError("malformed database schema (\nversion)"), "restore it")
+    assert "\n" not in reason and "malformed database schema ( version)" in reason

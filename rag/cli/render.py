@@ -175,6 +175,8 @@ def render_paper(console: Console, view: PaperView) -> None:
 
 def render_ingest(console: Console, result: IngestResult) -> None:
     details = [plural(result.passages_found, "full-text passage")] if result.passages_found else []
+    if (merged := result.entries_read - result.papers_found) > 0:  # a CSV's duplicate rows say nothing else
+        details.insert(0, f"from {result.entries_read} entries, {merged} of them the same work as another")
     if result.pdfs_reused:  # a library read again: say why it was quick
         pdfs = result.pdfs_parsed + result.pdfs_reused
         details.append(f"{result.pdfs_reused} of {plural(pdfs, 'PDF')} unchanged, not parsed again")

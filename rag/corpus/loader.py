@@ -33,6 +33,8 @@ class LoadResult:
     lists: list[SeedList] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     files_read: int = 0
+    # Entries read in all (a paper met in two files, or twice in one, is two entries).
+    entries_read: int = 0
     # Entries with the same abstract met twice (Zotero's duplicate items): one paper, the later keys its aliases.
     merges: list[Merge] = field(default_factory=list)
     # PDFs parsed by this read, and those unchanged since a parse the PDF cache kept.
@@ -133,6 +135,7 @@ def load_paths(
         if (title_only := _title_only(file, read.papers)) is not None:
             result.warnings.append(title_only)
         result.files_read += 1
+        result.entries_read += len(read.papers)
         result.lists.append(read.seed_list)
         for paper in read.papers:
             (copied if paper.id in read.copies else originals).add(paper.id)

@@ -63,6 +63,7 @@ def ingest(
             warnings=loaded.warnings,
             total_papers=len(library.catalog.papers),
             passages_found=sum(len(p.passages) for p in loaded.papers.values()),
+            entries_read=loaded.entries_read,
             merged={key: m.kept.citekey for m in merges for key in m.new_keys if key != m.kept.citekey},
             pdfs_parsed=loaded.pdfs_parsed,
             pdfs_reused=loaded.pdfs_reused,

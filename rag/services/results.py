@@ -65,6 +65,8 @@ class IngestResult:
     total_papers: int
     # Full-text passages in the papers read (PDF bodies), each indexed beside its paper.
     passages_found: int = 0
+    # Entries read: more than the papers found when some were the same work (merged into one paper).
+    entries_read: int = 0
     # Records of a work already read (another file, format or duplicate entry), merged: alias -> key kept.
     merged: dict[str, str] = field(default_factory=dict)
     # PDFs parsed by this ingest, and those unchanged since an earlier one (not parsed again).

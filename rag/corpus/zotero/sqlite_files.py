@@ -66,7 +66,7 @@ def _text(data: bytes) -> str:
 
 
 def _reason(name: str, exc: sqlite3.DatabaseError, repair_hint: str) -> str:
-    message = str(exc)
+    message = " ".join(str(exc).split())  # SQLite quotes the damaged schema text, newlines and all: one line
     if "locked" in message or "busy" in message:  # not expected with immutable=1, which takes no lock
         return f"{name}: locked by another program ({message}); run `rag ingest` again once it is done"
     if isinstance(exc, sqlite3.OperationalError) and "malformed" not in message:
