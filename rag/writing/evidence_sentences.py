@@ -163,17 +163,19 @@ def _leaned_on(sentences: Sequence[str], i: int, start: int) -> list[int]:
     nearest first. Where the chain stops on a sentence that points back only inside (``points_back_inside``), the
     sentences that one needs are taken too when they open on one that stands alone (no pointer at its start or
     inside): otherwise the quote would open on a pointer of its own."""
-    at, taken = i, []
-    while at > start and i - at < MAX_LEANING_BACK and leans_back(sentences[at]):
-        at -= 1
-        taken.append(at)
-    if at > start and i - at < MAX_LEANING_BACK and points_back_inside(sentences[at]):
-        pointed = [at - 1]
-        at -= 1
+
+    def back_from(at: int) -> list[int]:  # the sentences before ``at`` its leaning start reaches
+        chain = []
         while at > start and i - at < MAX_LEANING_BACK and leans_back(sentences[at]):
             at -= 1
-            pointed.append(at)
-        if not leans_back(sentences[at]) and not points_back_inside(sentences[at]):
+            chain.append(at)
+        return chain
+
+    taken = back_from(i)
+    at = taken[-1] if taken else i
+    if at > start and i - at < MAX_LEANING_BACK and points_back_inside(sentences[at]):
+        pointed = [at - 1, *back_from(at - 1)]
+        if not leans_back(sentences[pointed[-1]]) and not points_back_inside(sentences[pointed[-1]]):
             taken += pointed
     return taken
 
