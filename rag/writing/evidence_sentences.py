@@ -19,6 +19,7 @@ from rag.check import support_model
 from rag.check.markers import CITATION_GROUP
 from rag.check.screen import no_news_terms
 from rag.check.support_model import load_support_model
+from rag.corpus.abbreviations import spelled_out
 from rag.corpus.roles import findings_share, strip_label
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
@@ -266,7 +267,9 @@ def sentence_table(
     (by default: when the question asks for them), a paper's finding is quoted before its aim."""
     per_hit = [(hit, *_quotable(hit)) for hit in hits]
     per_hit = [row for row in per_hit if row[1]]
-    flat = [s for _, sentences, _ in per_hit for s in sentences]
+    # Matched as spelled out: "prevalence of MCR" is about the "motoric cognitive risk syndrome" asked about.
+    readable = [spelled_out(sentences) for _, sentences, _ in per_hit]
+    flat = [s for read in readable for s in read]
     question_vector, vectors = None, None
     if embedder is not None and flat:
         embedded = np.asarray(embedder.embed([question, *flat]), dtype=np.float64)
@@ -274,24 +277,24 @@ def sentence_table(
     table, start = [], 0
     terms = list(dict.fromkeys(tokenize(question)))
     idf = load_support_model().idf
-    for hit, sentences, abstract in per_hit:
+    for (hit, sentences, abstract), read in zip(per_hit, readable, strict=True):
         own = vectors[start : start + len(sentences)] if vectors is not None else None
         start += len(sentences)
         similarity = own @ question_vector if own is not None and question_vector is not None else None
         match = [
             TERM_OVERLAP_WEIGHT * term_coverage(question, s) + (float(similarity[i]) if similarity is not None else 0.0)
-            for i, s in enumerate(sentences)
+            for i, s in enumerate(read)
         ]
         # What the question asks about its topic: its terms the paper's title does not hold ("handle worker
         # failures" of "how does MapReduce handle worker failures?"); a sentence that only names the topic
         # does not answer. A question all of whose terms the title holds is answered by the title.
         focus = [t for t in terms if t not in set(tokenize(hit.paper.title or "")) and t not in question_frame()]
-        coverage = [_idf_coverage(focus, s, idf) if focus else 1.0 for s in sentences]
+        coverage = [_idf_coverage(focus, s, idf) if focus else 1.0 for s in read]
         # A question the paper asks ("Is project popularity related to CI/CD adoption?"), a link, or a sentence on
         # the opposite of what is asked answers nothing: quoted only when the paper says nothing else.
         asks = np.array([answers_nothing(question, s) for s in sentences])
         unasked = np.where(asks, -np.inf, 0.0) if not asks.all() else np.zeros(len(sentences))
-        logits = selector_logits(question, sentences, question_vector, own) + unasked
+        logits = selector_logits(question, read, question_vector, own) + unasked
         ranked = [int(i) for i in np.argsort(-logits, kind="stable")]
         quoted = self_standing(sentences, quoted_sentences(logits), abstract)
         cosines = [float(x) for x in similarity] if similarity is not None else None

@@ -1,0 +1,89 @@
+"""Abbreviations a text defines ("motoric cognitive risk syndrome (MCR)"), and its sentences spelled out for
+matching: an abstract names its subject in full once and then by its short form, so the sentence that reports
+the finding ("Pooled prevalence of MCR was 10%") shares no word with a question that names it in full, while
+the aim that defines it does ("To review the prevalence of motoric cognitive risk syndrome (MCR)").
+
+Definitions are found as Schwartz and Hearst (2003, "A simple algorithm for identifying abbreviation definitions
+in biomedical text") find them: a short form in parentheses after its long form, the short form's letters found
+in order in the words before it, the first at the start of a word, within min(|SF| + 5, 2|SF|) words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# A short form: 2 to 10 characters, starting with a letter or digit, holding an upper-case letter ("MCR",
+# "ESs", "mRNA", "IL-6"), no spaces.
+_DEFINED = re.compile(r"\(\s*([A-Za-z0-9][\w\-/&.]{1,9}?)\s*[);,]")
+_UPPER = re.compile(r"[A-Z]")
+# The long form ends with the word before the parenthesis; these words are not part of it.
+_WORD = re.compile(r"\S+")
+MAX_EXTRA_WORDS = 5
+
+
+def definitions(text: str) -> dict[str, str]:
+    """Each short form the text defines, with its long form (the first definition of a short form wins)."""
+    found: dict[str, str] = {}
+    for match in _DEFINED.finditer(text):
+        short = match.group(1).rstrip(".")
+        if short in found or not _UPPER.search(short) or not any(c.isalpha() for c in short):
+            continue
+        before = _WORD.findall(text[: match.start()])
+        limit = min(len(short) + MAX_EXTRA_WORDS, 2 * len(short))
+        words = before[-limit:]
+        # The window ends at the sentence or clause before: "... groups. Body mass index (BMI)" is "Body mass index".
+        for cut in range(len(words) - 1, 0, -1):
+            if words[cut - 1].endswith((".", ";", ":", ",", ")")) and not words[cut - 1].endswith("et al."):
+                words = words[cut:]
+                break
+        long = _long_form(short, " ".join(words).strip("([{\"'“ "))
+        if long is not None:
+            found[short] = long
+            if short.endswith("s") and short[:-1].isupper() and len(short) > 2:  # "ESs": "ES" too
+                found.setdefault(short[:-1], long)
+    return found
+
+
+def _long_form(short: str, words: str) -> str | None:
+    """The shortest end of ``words`` in which the short form's letters and digits appear in order, its first at
+    the start of a word (Schwartz and Hearst's findBestLongForm), or None."""
+    s, at = len(short) - 1, len(words) - 1
+    while s >= 0:
+        char = short[s].lower()
+        if not char.isalnum():
+            s -= 1
+            continue
+        while at >= 0 and (words[at].lower() != char or (s == 0 and at > 0 and words[at - 1].isalnum())):
+            at -= 1
+        if at < 0:
+            return None
+        at -= 1
+        s -= 1
+    long = words[words.rfind(" ", 0, at + 1) + 1 :]
+    if len(long) <= len(short) or short.lower() in long.lower().split():
+        return None
+    return long
+
+
+def spelled_out(sentences: Sequence[str]) -> list[str]:
+    """``sentences`` with each short form they define elsewhere followed by its long form where only the short
+    form stands ("Pooled prevalence of MCR was 10%. (Motoric cognitive risk syndrome)"), and each long form
+    followed by its short form where only the long form stands: for matching words and meaning, never shown."""
+    shorts: dict[str, list[str]] = {}
+    for short, long in definitions(" ".join(sentences)).items():
+        shorts.setdefault(long, []).append(short)
+    if not shorts:
+        return list(sentences)
+    out = []
+    for sentence in sentences:
+        added = []
+        for long, forms in shorts.items():
+            has_short = any(re.search(rf"(?<![\w-]){re.escape(f)}(?![\w-])", sentence) for f in forms)
+            has_long = long.lower() in sentence.lower()
+            if has_short and not has_long:
+                added.append(long)
+            elif has_long and not has_short:
+                added.append(forms[0])
+        out.append(f"{sentence} ({'; '.join(added)})" if added else sentence)
+    return out
