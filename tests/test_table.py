@@ -158,6 +158,17 @@ def test_studied_and_numbers_are_the_abstracts_words() -> None:
     assert studied("We like cats.") == ""
     searched = "We searched the Cochrane Central Register of Controlled Trials; a meta-analysis pooled 167 studies."
     assert studied(searched) == "meta-analysis; 167 studies", "a database searched is no design"
+    counted_later = "Diarrhea fell among children under 5 in a randomized trial. We enrolled 720 households."
+    assert studied(counted_later) == "randomized trial; 720 households", "a counted sample before a group named"
+    assert studied("Diarrhea fell among preschool children.") == "among preschool children"
+    assert studied("In 2013, 30 patients (n = 139,8 visits) were seen.") == "30 patients", "a year is no count"
+    assert studied("Stage 1 Participants were 28 weeks pregnant.") == "", "a heading, a duration"
+    for says_nothing_of_who in (
+        "In some cases the pair was primed.",
+        "Growth rose in countries.",
+        "ARI fell in the control households.",
+    ):
+        assert studied(says_nothing_of_who) == "", says_nothing_of_who
     assert numbers_in("The prevalence was 9.0% (95% CI 8.3-9.8) in 2019, p < 0.001.") == [
         "9.0%",
         "95% CI 8.3-9.8",

@@ -49,12 +49,38 @@ _PEOPLE = (
     r"households|students|infants|volunteers|respondents|residents|workers|pupils|mothers|caregivers|"
     r"studies|trials|articles|papers|sites|plots|species|cases|samples|villages|schools|hospitals|countries"
 )
-# "1,234 older adults", "n = 720", "among community-dwelling older adults".
-_POPULATION = re.compile(
-    rf"\b(?:n\s?=\s?\d[\d,]*|\d[\d,]*\s+(?:[\w-]+\s+){{0,3}}?(?:{_PEOPLE})|(?:among|in)\s+(?:[\w-]+\s+){{0,3}}?"
-    rf"(?:{_PEOPLE}))\b",
+# "1,234 older adults", "n = 720": a counted sample first, wherever it stands; else "among community-dwelling
+# older adults", "in preschool children", unless its words say nothing of who ("in some cases", "in countries",
+# "in the control households").
+_COUNTED = re.compile(
+    r"\bn\s?=\s?(?:\d{1,3}(?:[,\u2009]\d{3})+|\d+)(?!\d)(?![.,]\d)|"
+    r"(?<![\d.,])(?:\d{1,3}(?:[,\u2009]\d{3})+|\d+)(?!\d)(?![.,]\d)\s+"
+    r"(?:(?!(?:in|of|at|on|with|and|or|to|from|for|by|per|were|was|weeks?|months?|years?|days?|hours?)\b)[a-z][\w-]*\s+){0,3}?"
+    rf"(?P<who>{_PEOPLE})\b",
     re.IGNORECASE,
 )
+_AMONG = re.compile(rf"\b(?:among|in)\s+((?:[\w-]+\s+){{0,3}}?)({_PEOPLE})\b", re.IGNORECASE)
+_NOT_WHO_WORDS = (
+    "the a an some these those this that all both each every other such many most several few our their its his her "
+    "control intervention treatment comparison treated untreated same different"
+)
+_NOT_WHO = frozenset(_NOT_WHO_WORDS.split())
+_NOT_PEOPLE_WORDS = "studies trials articles papers sites plots cases samples countries"
+_NOT_PEOPLE = frozenset(_NOT_PEOPLE_WORDS.split())
+
+
+def _population(text: str) -> str | None:
+    """The abstract's first counted sample, else its first group named by who they are."""
+    for counted in _COUNTED.finditer(text):
+        if not counted.group("who") or counted.group("who")[0].islower():  # "Stage 1 Participants": a heading
+            return counted.group(0)
+    for match in _AMONG.finditer(text):
+        said = [w.lower() for w in match.group(1).split() if w.lower() not in _NOT_WHO]
+        if said or (match.group(2).lower() not in _NOT_PEOPLE and not match.group(1).split()):
+            return match.group(0)
+    return None
+
+
 # A number as a finding states it: "10%", "9.0% (95% CI 8.3-9.8)" gives "9.0%", "95% CI 8.3-9.8"; "p < 0.001"; not
 # the number of a name ("SARS-CoV-2", "COVID-19", "IL-6").
 _STATISTIC = re.compile(
@@ -99,7 +125,8 @@ class EvidenceTable:
 def studied(text: str) -> str:
     """The abstract's own words for its design and its population or sample (the first of each), or ''."""
     plain = " ".join(strip_label(part) for part in text.split("\n"))
-    spans = [m.group(0) for m in (_DESIGN.search(plain), _POPULATION.search(plain)) if m]
+    design = _DESIGN.search(plain)
+    spans = [span for span in (design.group(0) if design else None, _population(plain)) if span]
     return "; ".join(dict.fromkeys(spans))
 
 
