@@ -178,3 +178,5 @@ def test_studied_and_numbers_are_the_abstracts_words() -> None:
     assert numbers_in(named) == ["24", "7", "10-20%"], "a number in a name is no finding's number"
     listed = "This review will (1) summarize and 2) compare trials; 23% (n = 12) improved (p = 0.04)."
     assert numbers_in(listed) == ["23%", "12", "p = 0.04"], "a list's markers are no finding's numbers"
+    aged = "Among children under the age of 5 years, aged 6-59 months or 5-year-olds, diarrhea fell by 23%."
+    assert numbers_in(aged) == ["23%"], "an age says who was studied, not what was found"

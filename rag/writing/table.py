@@ -131,10 +131,24 @@ def studied(text: str) -> str:
 
 
 def numbers_in(finding: str) -> list[str]:
-    """The numbers of a finding as it states them (years that only date it, and the markers of a list, "(1)",
-    "2)", are left out)."""
-    found = [" ".join(m.group(0).split()) for m in _STATISTIC.finditer(finding) if not _enumerates(finding, m)]
+    """The numbers of a finding as it states them (years that only date it, the markers of a list, "(1)",
+    "2)", and an age that says who was studied, "children under 5 years", are left out)."""
+    found = [
+        " ".join(m.group(0).split())
+        for m in _STATISTIC.finditer(finding)
+        if not _enumerates(finding, m)
+        and not _AGE.search(f"{finding[: m.start()].rstrip()} # {finding[m.end() :].lstrip()}")
+    ]
     return [n for n in dict.fromkeys(found) if not _YEAR.match(n)]
+
+
+# An age or age range that describes the population, marked by "#" where the number was: "under the age of # years",
+# "aged # months", "#-year-old".
+_AGE = re.compile(
+    r"\b(?:aged?|ages|age of|under|over|older than|younger than|below|above)\s(?:the age of\s)?#\s(?:years?|yrs?|"
+    r"months?|mo)\b|#\s?-?year[\s-]olds?\b",
+    re.IGNORECASE,
+)
 
 
 def _enumerates(text: str, match: re.Match[str]) -> bool:
