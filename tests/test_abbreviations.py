@@ -4,10 +4,16 @@ embedding model where marked."""
 
 from __future__ import annotations
 
-from conftest import MODEL_DIR, needs_model
+import json
+from pathlib import Path
 
-from rag.corpus.abbreviations import definitions, spelled_out
+from conftest import MODEL_DIR, needs_model
+from typer.testing import CliRunner
+
+from rag.abbreviations import definitions, spelled_out, with_long_forms
+from rag.cli import app
 from rag.embed import OnnxMiniLM, model_files_dir
+from rag.manuscripts import Manuscript, ManuscriptFormat, read_path, read_text
 from rag.records import Hit, Paper
 from rag.writing.evidence_sentences import sentence_table
 
@@ -37,20 +43,28 @@ def test_parentheses_that_define_nothing_are_not_definitions() -> None:
     assert definitions(text) == {}
 
 
-def test_a_sentence_gets_the_form_it_lacks_and_keeps_its_own_words() -> None:
+def test_a_sentence_gets_the_form_it_lacks_where_the_reader_names_it_the_other_way() -> None:
     sentences = [
         "Restless legs syndrome (RLS) disturbs sleep.",
         "The prevalence of RLS was 21%.",
         "Restless legs syndrome was rarer in the first trimester.",
         "Women slept less.",
     ]
-    assert spelled_out(sentences) == [
-        "Restless legs syndrome (RLS) disturbs sleep.",
-        "The prevalence of RLS was 21%. (Restless legs syndrome)",
+    in_full = spelled_out(sentences, "How common is restless legs syndrome?")
+    assert in_full == [sentences[0], "The prevalence of RLS was 21%. (Restless legs syndrome)", *sentences[2:]]
+    by_short_form = spelled_out(sentences, "How common is RLS?")
+    assert by_short_form == [
+        *sentences[:2],
         "Restless legs syndrome was rarer in the first trimester. (RLS)",
-        "Women slept less.",
+        sentences[3],
     ]
-    assert spelled_out(["No definitions here.", "RLS alone."]) == ["No definitions here.", "RLS alone."]
+    # Named both ways, or neither: the sentences as they are (a copy still matches word for word).
+    assert spelled_out(sentences, "Is RLS (restless legs syndrome) common?") == sentences
+    assert spelled_out(sentences, "Do women sleep less?") == sentences
+    assert spelled_out(["No definitions here.", "RLS alone."], "restless legs") == [
+        "No definitions here.",
+        "RLS alone.",
+    ]
 
 
 SURVEY = Paper(
@@ -78,3 +92,42 @@ def test_with_the_embedding_model_the_finding_is_quoted_alone() -> None:
     embedder = OnnxMiniLM(model_files_dir(MODEL_DIR))
     (row,) = sentence_table(QUESTION, [Hit(SURVEY, 1, 1.0)], embedder)
     assert [row.sentences[i] for i in row.quoted] == [FINDING]
+
+
+def test_a_manuscript_reads_its_short_forms_as_defined_anywhere_in_it(tmp_path: Path) -> None:
+    (tmp_path / "intro.tex").write_text("Motoric cognitive risk syndrome (MCR) combines slow gait with complaints.\n")
+    (tmp_path / "results.tex").write_text("The prevalence of MCR was 9.7\\% \\cite{verghese2014}.\n")
+    main = tmp_path / "thesis.tex"
+    main.write_text("\\documentclass{report}\n\\begin{document}\n\\input{intro}\n\\input{results}\n\\end{document}\n")
+    (sentence,) = read_path(main).sentences
+    assert sentence.text == "The prevalence of MCR was 9.7%."
+    assert sentence.reading == "The prevalence of MCR was 9.7%. (Motoric cognitive risk syndrome)"
+    chapters = Manuscript()  # chapters read one by one (a Quarto book): a definition in one serves the next
+    chapters.extend(read_text("Motoric cognitive risk syndrome (MCR) is common.\n", ManuscriptFormat.MARKDOWN, "a.md"))
+    chapters.extend(read_text("MCR rose with age [@verghese2014].\n", ManuscriptFormat.MARKDOWN, "b.md"))
+    assert [s.reading for s in chapters.sentences] == ["MCR rose with age. (Motoric cognitive risk syndrome)"]
+    assert with_long_forms("MCR and the MCR (motoric cognitive risk syndrome) rose.", chapters.abbreviations) == (
+        "MCR and the MCR (motoric cognitive risk syndrome) rose."
+    ), "a sentence naming it in full stays as it is"
+
+
+@needs_model
+def test_rag_check_matches_the_spelled_out_sentence_and_shows_it_as_written(tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@article{verghese2014, title = {Motoric cognitive risk syndrome: a multicountry study}, author = "
+        "{Verghese, Joe}, year = {2014}, abstract = {Motoric cognitive risk syndrome is a predementia syndrome. "
+        "We pooled 22 cohorts in 17 countries. The pooled prevalence of motoric cognitive risk syndrome was 9.7% "
+        "among adults aged 60 years and older.}}\n",
+        encoding="utf-8",
+    )
+    paper = tmp_path / "paper.md"
+    paper.write_text(
+        "Motoric cognitive risk syndrome (MCR) combines slow gait with cognitive complaints.\n\n"
+        "Across 17 countries, the pooled prevalence of MCR was 9.7% in older adults [@verghese2014].\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["check", str(paper), "--bib", str(bib), "--all", "--json"])
+    (citation,) = json.loads(result.stdout)["citations"]
+    assert citation["verdict"] == "fits_stated"
+    assert citation["sentence"] == "Across 17 countries, the pooled prevalence of MCR was 9.7% in older adults."

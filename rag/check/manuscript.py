@@ -83,17 +83,24 @@ class _Place:
     sentence cites), and ``same_key``: every sentence citing the paper."""
 
     index: int
-    text: str
+    text: str  # as the check reads it: its abbreviations spelled out (CitingSentence.reading)
     siblings: tuple[str, ...]
     same_key: Sequence[int]
+    shown: str  # as written
 
     @classmethod
     def of(
-        cls, index: int, text: str, papers: Sequence[Paper | None], paper: Paper | None, cited_in: dict[str, list[int]]
+        cls,
+        index: int,
+        sentence: CitingSentence,
+        papers: Sequence[Paper | None],
+        paper: Paper | None,
+        cited_in: dict[str, list[int]],
     ) -> _Place:
         own = paper.id if paper is not None else None
         siblings = tuple(p.id for p in papers if p is not None and p.id != own)
-        return cls(index, text, siblings, cited_in.get(own, []) if own is not None else [])
+        same_key = cited_in.get(own, []) if own is not None else []
+        return cls(index, sentence.reading, siblings, same_key, sentence.text)
 
 
 @dataclass
@@ -142,10 +149,10 @@ class ManuscriptChecker:
         papers = [self.library.resolve(cite.key) for cite in sentence.cites]
         known = list({p.id: p for p in papers if p is not None and not p.no_abstract}.values())
         # Read together only when one of them does not state it alone (most sentences never need it).
-        together = cache(lambda: self._together(sentence.text, known) if len(known) > 1 else None)
+        together = cache(lambda: self._together(sentence.reading, known) if len(known) > 1 else None)
         checks = []
         for cite, paper in zip(sentence.cites, papers, strict=True):
-            check = self._citation(_Place.of(index, sentence.text, papers, paper, cited_in), cite, paper, together)
+            check = self._citation(_Place.of(index, sentence, papers, paper, cited_in), cite, paper, together)
             check.context = sentence.context
             if sentence.context in LENIENT and check.verdict in (Verdict.WRONG_PAPER, Verdict.CONTRADICTS):
                 check.verdict = Verdict.FITS_NOT_STATED
@@ -157,28 +164,28 @@ class ManuscriptChecker:
     def _citation(
         self, place: _Place, cite: Cite, paper: Paper | None, together: Callable[[], Support | None]
     ) -> CitationCheck:
-        text = place.text
+        text, shown = place.text, place.shown
         if paper is None and self.library.listed(cite.key):
-            return CitationCheck(cite, text, Verdict.CANNOT_CHECK, UNREADABLE_ENTRY)
+            return CitationCheck(cite, shown, Verdict.CANNOT_CHECK, UNREADABLE_ENTRY)
         if paper is None:  # LaTeX prints "?" for it, whatever the sentence
             near = self.library.near(cite.key)
             hint = f" (did you mean {', '.join(near)}?)" if near else ""
-            return CitationCheck(cite, text, Verdict.MISSING_KEY, NOT_IN_LIBRARY + hint)
+            return CitationCheck(cite, shown, Verdict.MISSING_KEY, NOT_IN_LIBRARY + hint)
         if not text:
-            return CitationCheck(cite, text, Verdict.CANNOT_CHECK, NO_SENTENCE, paper=paper)
+            return CitationCheck(cite, shown, Verdict.CANNOT_CHECK, NO_SENTENCE, paper=paper)
         fit, threshold, named = self._fit(place, paper)
         if paper.retracted:
-            return CitationCheck(cite, text, Verdict.RETRACTED, "the paper was retracted", paper=paper, fit=fit)
+            return CitationCheck(cite, shown, Verdict.RETRACTED, "the paper was retracted", paper=paper, fit=fit)
         # A paper known by its title alone cannot be judged either way, and one whose author the sentence names
         # ("Bell's theorem") is the one meant: neither is ever called the wrong one; nor is a generic citation.
         wrong = fit is not None and threshold is not None and fit < threshold and not paper.no_abstract and not named
         wrong = wrong and not generic_citation(text, paper)
         if paper.no_abstract:
-            check = CitationCheck(cite, text, Verdict.CANNOT_CHECK, TITLE_ONLY, paper=paper, fit=fit)
+            check = CitationCheck(cite, shown, Verdict.CANNOT_CHECK, TITLE_ONLY, paper=paper, fit=fit)
         else:
             pairing = self._pair(text, paper)
             check = CitationCheck(
-                cite, text, Verdict.FITS_NOT_STATED, NOT_STATED, pairing.label, pairing.score.score,
+                cite, shown, Verdict.FITS_NOT_STATED, NOT_STATED, pairing.label, pairing.score.score,
                 pairing.score.sentence or None, paper, fit=fit,
             )  # fmt: skip
             if pairing.contradiction:
@@ -225,7 +232,7 @@ class ManuscriptChecker:
         for index, sentence in enumerate(sentences):
             papers = [self.library.resolve(cite.key) for cite in sentence.cites]
             for paper in papers:
-                place = _Place.of(index, sentence.text, papers, paper, cited_in)
+                place = _Place.of(index, sentence, papers, paper, cited_in)
                 found.append(None if paper is None else self._fit_values(place, paper))
         return found
 

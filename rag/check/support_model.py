@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from rag.abbreviations import spelled_out
 from rag.check.rules.polarity import antonyms as _antonyms
 from rag.check.rules.polarity import direction as _direction
 from rag.check.rules.polarity import negated as _negated
@@ -299,18 +300,21 @@ class SupportModel:
     ) -> list[SupportScore]:
         """One score per claim against its cited text(s) (one text, or a list if it cites several): best wins."""
         split = [[split_sentences(t) for t in ([e] if isinstance(e, str) else e)] for e in evidence]
+        # Read with its abbreviations spelled out ("prevalence of MCR" states what a claim says of "motoric
+        # cognitive risk syndrome"); the evidence shown is the sentence as written.
+        readable = [[spelled_out(ss, claim) for ss in per] for claim, per in zip(claims, split, strict=True)]
         vectors: dict[str, FloatArray] = {}
         if embedder is not None:
             # One batch per answer: every claim and every evidence sentence, each embedded once.
-            texts = list(dict.fromkeys([*claims, *(s for per in split for ss in per for s in ss)]))
+            texts = list(dict.fromkeys([*claims, *(s for per in readable for ss in per for s in ss)]))
             vectors = dict(zip(texts, np.asarray(embedder.embed(texts), dtype=np.float64), strict=True))
         variant = self.embedding if embedder is not None else self.lexical
         out = []
-        for claim, per_claim in zip(claims, split, strict=True):
+        for claim, per_claim, per_read in zip(claims, split, readable, strict=True):
             best = SupportScore(0.0, variant.label(0.0), -1, "")
-            for source, sentences in enumerate(per_claim):
-                pair = (vectors[claim], np.array([vectors[s] for s in sentences])) if vectors and sentences else None
-                values, index = pair_features(claim, sentences, self.idf, variant.selector, pair)
+            for source, (sentences, read) in enumerate(zip(per_claim, per_read, strict=True)):
+                pair = (vectors[claim], np.array([vectors[s] for s in read])) if vectors and read else None
+                values, index = pair_features(claim, read, self.idf, variant.selector, pair)
                 if index < 0:
                     continue
                 relevant, agrees = variant.relevance.probability(values), variant.agreement.probability(values)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+
+from rag.abbreviations import with_long_forms
 
 # A key Pandoc reads bare; any other needs braces: @{key}.
 _BARE_PANDOC_KEY = re.compile(r"\w(?:\w|[:.#$%&+?<>~/-](?=\w))*")
@@ -63,6 +66,13 @@ class CitingSentence:
     text: str
     cites: list[Cite]
     context: Context = Context.PROSE
+    # The manuscript's abbreviations (short form -> long form), wherever in it they are defined.
+    defined: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def reading(self) -> str:
+        """The sentence as the check matches it: the short forms it uses spelled out (rag.abbreviations)."""
+        return with_long_forms(self.text, self.defined)
 
 
 @dataclass
@@ -74,12 +84,24 @@ class Manuscript:
     # The bibliography files the manuscript names (\bibliography, \addbibresource, YAML `bibliography:`)
     # that exist, in the order named; the missing ones are warnings.
     bibliographies: list[Path] = field(default_factory=list)
+    # Its abbreviations: "cosmic microwave background (CMB)" in one chapter, "CMB" alone in another.
+    abbreviations: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._share_abbreviations()
 
     def extend(self, other: Manuscript) -> None:
         self.sentences += other.sentences
         self.warnings += other.warnings
         self.files += [file for file in other.files if file not in self.files]
         self.bibliographies += [bib for bib in other.bibliographies if bib not in self.bibliographies]
+        for short, long in other.abbreviations.items():
+            self.abbreviations.setdefault(short, long)
+        self._share_abbreviations()
+
+    def _share_abbreviations(self) -> None:
+        for sentence in self.sentences:
+            sentence.defined = self.abbreviations
 
     @property
     def cites(self) -> list[Cite]:

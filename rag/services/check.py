@@ -158,7 +158,7 @@ def library_view(library: LibrarySession, manuscript: Manuscript, bibliographies
     papers = {cite.key: by_key.get(cite.key) or _paper(library, cite.key) for cite in manuscript.cites}
     by_key.update({key: paper for key, paper in papers.items() if paper is not None})
     known = _near_keys(library) if None in papers.values() else {}
-    scored = score_sentences(library, [s.text for s in manuscript.sentences])
+    scored = score_sentences(library, [s.reading for s in manuscript.sentences])
     scores = ManuscriptScores(
         scored.lexical,
         [p.title or "" for p in scored.papers],

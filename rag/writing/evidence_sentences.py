@@ -15,11 +15,11 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from rag.abbreviations import spelled_out
 from rag.check import support_model
 from rag.check.markers import CITATION_GROUP
 from rag.check.screen import no_news_terms
 from rag.check.support_model import load_support_model
-from rag.corpus.abbreviations import spelled_out
 from rag.corpus.roles import findings_share, strip_label
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
@@ -268,7 +268,7 @@ def sentence_table(
     per_hit = [(hit, *_quotable(hit)) for hit in hits]
     per_hit = [row for row in per_hit if row[1]]
     # Matched as spelled out: "prevalence of MCR" is about the "motoric cognitive risk syndrome" asked about.
-    readable = [spelled_out(sentences) for _, sentences, _ in per_hit]
+    readable = [spelled_out(sentences, question) for _, sentences, _ in per_hit]
     flat = [s for read in readable for s in read]
     question_vector, vectors = None, None
     if embedder is not None and flat:

@@ -30,6 +30,7 @@ from typing import Any
 
 from pylatexenc import latex2text, latexwalker, macrospec
 
+from rag.abbreviations import definitions
 from rag.manuscripts.citing import Cite, Context, Manuscript, Syntax
 from rag.manuscripts.latex.cites import multicites_merged
 from rag.manuscripts.latex.commands import (
@@ -330,4 +331,20 @@ def read_latex(text: str, file: str, finder: Finder | None = None) -> Manuscript
     warnings = tree.warnings + unbalanced + reading.warnings + missing + _notes(tree)
     if reading.marks.overflowed:
         warnings.append(f"{file}: more citations than rag can check in one run; the last ones are not checked")
-    return Manuscript(citing_sentences(prose, reading.marks), warnings, tree.files, bibliographies)
+    sentences = citing_sentences(prose, reading.marks)
+    abbreviations = _abbreviations(located.text, reading.glossary)
+    return Manuscript(sentences, warnings, tree.files, bibliographies, abbreviations)
+
+
+# A command's name and the braces around its arguments, which a definition's words do not hold.
+_MARKUP = re.compile(r"\\[A-Za-z]+\*?|[{}~]")
+
+
+def _abbreviations(text: str, glossary: Glossary) -> dict[str, str]:
+    """The abbreviations the manuscript defines: its acronym entries (\\newacronym{rbd}{RBD}{rigid body
+    dynamics}), and those it defines in its text, also in paragraphs that cite nothing (the prose the check
+    reads leaves those out): "\\emph{cosmic microwave background} (CMB)"."""
+    found = {e.short: e.long for e in glossary.entries.values() if e.short and e.long and e.short != e.long}
+    for short, long in definitions(" ".join(_MARKUP.sub(" ", body(text)).split())).items():
+        found.setdefault(short, long)
+    return found

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from rag.abbreviations import definitions
 from rag.manuscripts.citing import Cite, Context, Manuscript, Syntax
 from rag.manuscripts.metadata import FRONT_MATTER, front_matter, names
 from rag.manuscripts.pandoc.blocks import Blocks, GridTable, blocks
@@ -190,6 +191,10 @@ def _grid_rows(table: GridTable, prose: str, lines: Lines, citations: _Citations
     return "".join(rows) + PARAGRAPH
 
 
+# The marks the reader puts in the prose (paragraphs, citations: private-use characters) are no words.
+_PRIVATE_MARKS = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
+
+
 def read_pandoc(text: str, file: str, finder: Finder | None = None, reading: tuple[str, ...] = ()) -> Manuscript:
     """The citing sentences of a Pandoc, Quarto or R Markdown text and of the files it includes; ``finder``
     finds them and the bibliography its front matter names (None: a text, no file is read). ``reading``: the
@@ -207,6 +212,8 @@ def read_pandoc(text: str, file: str, finder: Finder | None = None, reading: tup
     prose = blank(outside, _markers(outside, lines, structure.starts))
     edits += [(lines.start(line), lines.start(line), paragraph(context)) for line, context in structure.starts.items()]
     bibliographies, missing = find_bibliographies(names(settings.get("bibliography")), f"{file}:1", file, finder)
-    sentences = citing_sentences(apply_edits(prose, edits), marks)
-    manuscript = Manuscript(sentences, warnings + missing, [file], bibliographies)
+    written = apply_edits(prose, edits)
+    sentences = citing_sentences(written, marks)
+    defined = dict(definitions(_PRIVATE_MARKS.sub(" ", written)))
+    manuscript = Manuscript(sentences, warnings + missing, [file], bibliographies, defined)
     return with_includes(manuscript, text, file, finder, reading or (file,), read_pandoc)

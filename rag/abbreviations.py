@@ -11,7 +11,10 @@ in order in the words before it, the first at the start of a word, within min(|S
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+
+from rag.text import tokenize
 
 # A short form: 2 to 10 characters, starting with a letter or digit, holding an upper-case letter ("MCR",
 # "ESs", "mRNA", "IL-6"), no spaces.
@@ -22,7 +25,8 @@ _WORD = re.compile(r"\S+")
 MAX_EXTRA_WORDS = 5
 
 
-def definitions(text: str) -> dict[str, str]:
+@lru_cache(maxsize=4096)
+def definitions(text: str) -> Mapping[str, str]:
     """Each short form the text defines, with its long form (the first definition of a short form wins)."""
     found: dict[str, str] = {}
     for match in _DEFINED.finditer(text):
@@ -66,24 +70,54 @@ def _long_form(short: str, words: str) -> str | None:
     return long
 
 
-def spelled_out(sentences: Sequence[str]) -> list[str]:
-    """``sentences`` with each short form they define elsewhere followed by its long form where only the short
-    form stands ("Pooled prevalence of MCR was 10%. (Motoric cognitive risk syndrome)"), and each long form
-    followed by its short form where only the long form stands: for matching words and meaning, never shown."""
-    shorts: dict[str, list[str]] = {}
-    for short, long in definitions(" ".join(sentences)).items():
-        shorts.setdefault(long, []).append(short)
-    if not shorts:
+# A long form counts as named by the reader's text when it holds this share of its terms ("restless legs" for
+# "restless legs syndrome").
+NAMED_SHARE = 0.5
+
+
+def spelled_out(sentences: Sequence[str], wanted: str) -> list[str]:
+    """``sentences`` for matching against ``wanted`` (a question, a claim): where ``wanted`` names a thing in
+    full and a sentence only by the short form the sentences define, the sentence followed by the long form
+    ("The prevalence of MCR was 10%. (Motoric cognitive risk syndrome)"); where ``wanted`` uses the short form
+    and a sentence only the long form, by the short form. Never shown; other sentences unchanged (a copy of a
+    sentence still matches it word for word)."""
+    defined = definitions(" ".join(sentences))
+    if not defined:
         return list(sentences)
+    terms = set(tokenize(wanted))
+    shorts: dict[str, list[str]] = {}
+    for short, long in defined.items():
+        shorts.setdefault(long, []).append(short)
     out = []
     for sentence in sentences:
         added = []
         for long, forms in shorts.items():
+            long_terms = set(tokenize(long))
+            names_long = len(long_terms & terms) >= NAMED_SHARE * len(long_terms) > 0
+            names_short = any(set(tokenize(f)) <= terms for f in forms)
             has_short = any(re.search(rf"(?<![\w-]){re.escape(f)}(?![\w-])", sentence) for f in forms)
             has_long = long.lower() in sentence.lower()
-            if has_short and not has_long:
+            if has_short and not has_long and names_long and not names_short:
                 added.append(long)
-            elif has_long and not has_short:
+            elif has_long and not has_short and names_short and not names_long:
                 added.append(forms[0])
         out.append(f"{sentence} ({'; '.join(added)})" if added else sentence)
     return out
+
+
+def with_long_forms(sentence: str, defined: Mapping[str, str]) -> str:
+    """``sentence`` followed by the long form of each short form of ``defined`` (a manuscript's abbreviations)
+    it uses without its long form: "CMB anisotropies were measured (cosmic microwave background)", so that it
+    matches a cited abstract that names it in full. For matching only, never shown."""
+    if not defined:
+        return sentence
+    found = _short_forms(tuple(sorted(defined))).findall(sentence)
+    lowered = sentence.lower()
+    added = dict.fromkeys(defined[s] for s in found if defined[s].lower() not in lowered)
+    return f"{sentence} ({'; '.join(added)})" if added else sentence
+
+
+@lru_cache(maxsize=64)
+def _short_forms(shorts: tuple[str, ...]) -> re.Pattern[str]:
+    longest_first = sorted(shorts, key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(" + "|".join(re.escape(s) for s in longest_first) + r")(?![\w-])")
