@@ -25,7 +25,6 @@ _WORD = re.compile(r"\S+")
 MAX_EXTRA_WORDS = 5
 
 
-@lru_cache(maxsize=4096)
 def definitions(text: str) -> Mapping[str, str]:
     """Each short form the text defines, with its long form (the first definition of a short form wins)."""
     found: dict[str, str] = {}
@@ -81,28 +80,42 @@ def spelled_out(sentences: Sequence[str], wanted: str) -> list[str]:
     ("The prevalence of MCR was 10%. (Motoric cognitive risk syndrome)"); where ``wanted`` uses the short form
     and a sentence only the long form, by the short form. Never shown; other sentences unchanged (a copy of a
     sentence still matches it word for word)."""
-    defined = definitions(" ".join(sentences))
-    if not defined:
-        return list(sentences)
+    defined = _defined_in(" ".join(sentences))
     terms = set(tokenize(wanted))
     shorts: dict[str, list[str]] = {}
     for short, long in defined.items():
         shorts.setdefault(long, []).append(short)
+    # Which way ``wanted`` names each thing defined is the same for every sentence: a long form to give, or a
+    # short form; most of the time neither, and the sentences are matched as they are.
+    give: dict[str, str | None] = {}
+    for long, forms in shorts.items():
+        long_terms = set(tokenize(long))
+        names_long = len(long_terms & terms) >= NAMED_SHARE * len(long_terms) > 0
+        names_short = any(set(tokenize(f)) <= terms for f in forms)
+        if names_long != names_short:
+            give[long] = forms[0] if names_short else None
+    if not give:
+        return list(sentences)
+    forms_used = _short_forms(tuple(sorted(defined)))
     out = []
     for sentence in sentences:
+        used = {defined[found] for found in forms_used.findall(sentence)}
+        lowered = sentence.lower()
         added = []
-        for long, forms in shorts.items():
-            long_terms = set(tokenize(long))
-            names_long = len(long_terms & terms) >= NAMED_SHARE * len(long_terms) > 0
-            names_short = any(set(tokenize(f)) <= terms for f in forms)
-            has_short = any(re.search(rf"(?<![\w-]){re.escape(f)}(?![\w-])", sentence) for f in forms)
-            has_long = long.lower() in sentence.lower()
-            if has_short and not has_long and names_long and not names_short:
+        for long, short_form in give.items():
+            has_short, has_long = long in used, long.lower() in lowered
+            if short_form is None and has_short and not has_long:
                 added.append(long)
-            elif has_long and not has_short and names_short and not names_long:
-                added.append(forms[0])
+            elif short_form is not None and has_long and not has_short:
+                added.append(short_form)
         out.append(f"{sentence} ({'; '.join(added)})" if added else sentence)
     return out
+
+
+@lru_cache(maxsize=4096)
+def _defined_in(text: str) -> Mapping[str, str]:
+    """``definitions`` of an abstract, kept: the check reads one abstract against many sentences."""
+    return definitions(text)
 
 
 def with_long_forms(sentence: str, defined: Mapping[str, str]) -> str:

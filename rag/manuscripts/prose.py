@@ -27,6 +27,17 @@ CONTEXT_MARKS = {context: chr(_CONTEXT_BASE + n) for n, context in enumerate(Con
 _CONTEXTS = {mark: context for context, mark in CONTEXT_MARKS.items()}
 
 
+# Every mark a reader puts in the prose: citations, footnotes' ends, paragraphs' contexts.
+_ANY_MARK = re.compile(
+    f"[{chr(MARK_BASE)}-{chr(MARK_BASE + MAX_MARKS)}{FOOTNOTE_OPEN}{FOOTNOTE_CLOSE}{''.join(CONTEXT_MARKS.values())}]"
+)
+
+
+def without_marks(prose: str) -> str:
+    """The prose with each mark a space: its words only."""
+    return _ANY_MARK.sub(" ", prose)
+
+
 def paragraph(context: Context) -> str:
     """A paragraph break, then the mark saying what the paragraph that follows is."""
     return PARAGRAPH + CONTEXT_MARKS[context]

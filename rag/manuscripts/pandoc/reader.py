@@ -30,6 +30,7 @@ from rag.manuscripts.prose import (
     apply_edits,
     blank,
     paragraph,
+    without_marks,
 )
 from rag.manuscripts.sentences import citing_sentences
 from rag.manuscripts.sources import Finder, find_bibliographies
@@ -191,10 +192,6 @@ def _grid_rows(table: GridTable, prose: str, lines: Lines, citations: _Citations
     return "".join(rows) + PARAGRAPH
 
 
-# The marks the reader puts in the prose (paragraphs, citations: private-use characters) are no words.
-_PRIVATE_MARKS = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
-
-
 def read_pandoc(text: str, file: str, finder: Finder | None = None, reading: tuple[str, ...] = ()) -> Manuscript:
     """The citing sentences of a Pandoc, Quarto or R Markdown text and of the files it includes; ``finder``
     finds them and the bibliography its front matter names (None: a text, no file is read). ``reading``: the
@@ -214,6 +211,6 @@ def read_pandoc(text: str, file: str, finder: Finder | None = None, reading: tup
     bibliographies, missing = find_bibliographies(names(settings.get("bibliography")), f"{file}:1", file, finder)
     written = apply_edits(prose, edits)
     sentences = citing_sentences(written, marks)
-    defined = dict(definitions(_PRIVATE_MARKS.sub(" ", written)))
+    defined = dict(definitions(without_marks(written)))
     manuscript = Manuscript(sentences, warnings + missing, [file], bibliographies, defined)
     return with_includes(manuscript, text, file, finder, reading or (file,), read_pandoc)
