@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from conftest import MODEL_DIR, needs_model
+
+from rag.embed import OnnxMiniLM, model_files_dir
 from rag.records import Hit, Paper
 from rag.writing.extractive import misses_key_concepts
 
@@ -46,3 +49,25 @@ def test_holding_fewer_than_half_of_the_rare_terms_is_another_subject() -> None:
     assert misses_key_concepts(question, hits(restoration))
     beavers = Paper(id="b", title="Beavers reintroduced", text="Reintroducing beavers raised stream habitat diversity.")
     assert not misses_key_concepts(question, hits(restoration, beavers))
+
+
+TENANCY = Paper(
+    id="t",
+    title="Legal representation of tenants in housing court",
+    text=(
+        "Tenants facing removal from their homes were randomly offered an attorney or no attorney. "
+        "Represented tenants kept their apartments far more often than those who appeared without counsel."
+    ),
+)
+
+
+@needs_model
+def test_lay_words_for_what_the_paper_says_are_not_another_subject() -> None:
+    """A question in a reader's own words ("renters", "a free lawyer", "evicted") asks about the paper that says
+    it in its words ("tenants", "an attorney", "removal from their homes"): read for meaning, it is answered."""
+    embedder = OnnxMiniLM(model_files_dir(MODEL_DIR))
+    lay = "Does giving renters a free lawyer stop them from being evicted?"
+    assert misses_key_concepts(lay, hits(TENANCY)), "the words alone: the rare terms are not in the paper"
+    assert not misses_key_concepts(lay, hits(TENANCY), embedder)
+    other_subject = "Does giving renters a free lawyer change custody outcomes for divorcing parents?"
+    assert misses_key_concepts(other_subject, hits(TENANCY), embedder)

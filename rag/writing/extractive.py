@@ -21,7 +21,7 @@ from rag.check.support_model import load_support_model
 from rag.corpus.types import trial_registration
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
-from rag.text import tokenize
+from rag.text import split_sentences, tokenize
 from rag.writing.evidence_sentences import (
     HitSentences,
     defuse_citations,
@@ -48,6 +48,13 @@ KEY_TERMS_HELD = 0.5
 # ...when it has at least this many: one rare word alone may be the library's other form of it ("comprehend",
 # "comprehension") or a synonym, not another subject.
 MIN_KEY_TERMS = 2
+# ...unless the words holding those terms, read alone, are this close (cosine) to a sentence of the papers or
+# closer: they say what a paper says in other words ("renters ... a free lawyer ... eviction" beside "tenants ...
+# a right to legal counsel in Housing Court"), not another subject ("P300 speller locked-in" beside a library on
+# programmers' EEG). Chosen on the tune half of eval/refusal_questions (benchmarks/refusals.py): there the lay
+# words of its paraphrases read 0.45-0.54 against their paper, the near-topic questions' other subjects 0.19-0.43
+# (and 0.52 for one naming the library's own "EEG" beside the subject it lacks, which is answered since).
+SAID_IN_OTHER_WORDS = 0.44
 # A paper whose retrieval score is below this share of the best paper's shares only part of the question (a
 # word, the field) and is not quoted as answering it: on the judged real questions (benchmarks/real_answers.py)
 # 1 in 18 of the top five papers below it answers, 46 in 65 above it (quoted papers that answer: 69% -> 80%).
@@ -172,14 +179,28 @@ def _held_terms(hits: Sequence[Hit]) -> set[str]:
     return held
 
 
-def misses_key_concepts(question: str, hits: Sequence[Hit]) -> bool:
+def misses_key_concepts(question: str, hits: Sequence[Hit], embedder: Embedder | None = None) -> bool:
     """Whether the question has MIN_KEY_TERMS rare terms or more and ``hits`` (title, abstract, passage) hold
-    fewer than KEY_TERMS_HELD of them."""
+    fewer than KEY_TERMS_HELD of them, nor (with an ``embedder``) say what the words lacked say in other words."""
     idf = load_support_model().idf
     key = {term for term in tokenize(question) if idf(term) >= KEY_TERM_IDF}
     if len(key) < MIN_KEY_TERMS or not hits:
         return False
-    return len(key & _held_terms(hits)) < KEY_TERMS_HELD * len(key)
+    lacked = key - _held_terms(hits)
+    if len(key) - len(lacked) >= KEY_TERMS_HELD * len(key):
+        return False
+    return not said_in_other_words(question, lacked, hits, embedder)
+
+
+def said_in_other_words(question: str, lacked: set[str], hits: Sequence[Hit], embedder: Embedder | None) -> bool:
+    """Whether the question's words holding the ``lacked`` terms, read alone, are SAID_IN_OTHER_WORDS close to a
+    sentence of ``hits`` (title, abstract, passage): a paraphrase of what a paper says, not another subject."""
+    words = [w for w in _QUESTION_WORD.findall(question) if set(tokenize(w)) & lacked]
+    sentences = [s for hit in hits for s in split_sentences(hit.evidence().searchable_text())]
+    if embedder is None or not words or not sentences:
+        return False
+    vectors = embedder.embed([" ".join(words), *sentences])
+    return bool((vectors[1:] @ vectors[0]).max() >= SAID_IN_OTHER_WORDS)
 
 
 def _without_lacked_words(question: str, hits: Sequence[Hit]) -> str | None:
@@ -209,7 +230,7 @@ def unanswered(question: str, quotes: Sequence[Quote], embedder: Embedder | None
     (``misses_key_concepts``), or they speak to it only without what their papers lack (``drifts_from_quotes``)."""
     return (
         not quotes
-        or misses_key_concepts(question, [q.hit for q in quotes])
+        or misses_key_concepts(question, [q.hit for q in quotes], embedder)
         or drifts_from_quotes(question, quotes, embedder)
     )
 

@@ -203,7 +203,7 @@ class Composer:
         kept fewer supported sentences than there are quotes."""
         evidence_hits = answer_evidence(question, hits, min_relevance)
         related = related_without_abstract(hits, question, min_relevance)
-        if not evidence_hits or misses_key_concepts(question, evidence_hits):
+        if not evidence_hits or misses_key_concepts(question, evidence_hits, self.embedder):
             return _refused(question, hits, related)
         table = sentence_table(question, evidence_hits, self.embedder)
         quotes = choose_quotes(table)
