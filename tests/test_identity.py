@@ -222,3 +222,17 @@ def test_show_prints_the_doi_venue_and_every_key(library_files: tuple[Path, Path
     assert "DOI" in shown.stdout and "10.18653/v1/2020.blackboxnlp-1.2" in shown.stdout
     assert "Proceedings of the Third BlackboxNLP Workshop, 11-20" in shown.stdout
     assert "also cited as" in shown.stdout and "kharitonov_emergent_2020-1" in shown.stdout
+
+
+def test_one_doi_on_a_title_written_with_and_without_its_symbol_is_one_paper(tmp_path: Path, no_model: Path) -> None:
+    """Exports write a Greek letter or a symbol in a title their own way ("β", "beta", or dropped): with one DOI
+    those records are one work, not a shared-identifier warning."""
+    (tmp_path / "a.bib").write_text(
+        "@article{wos, title={Restoring miR-148a curbs invasion through the Wnt/-catenin pathway in pancreatic "
+        "cancer}, doi={10.1000/mir148}, abstract={miR-148a restored. Wnt/-catenin signalling fell.}}\n"
+        "@article{pubmed, title={Restoring miR-148a curbs invasion through the Wnt/beta-catenin pathway in "
+        "pancreatic cancer.}, doi={10.1000/MIR148}, abstract={miR-148a restored. Wnt/beta-catenin signalling fell.}}\n"
+    )
+    result, notices = _ingest(tmp_path / "a.bib")
+    assert result.total_papers == 1
+    assert not any("titles differ" in n for n in notices)
