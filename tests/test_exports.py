@@ -507,6 +507,8 @@ def test_bibtex_latex_becomes_text_and_every_field_is_kept(tmp_path: Path) -> No
         ),
         (r"$^{13}$C and $\mathrm{CO}_2$ in 50{\textasciitilde}60 {\textbar} x", "¹³C and CO₂ in 50~60 | x"),
         (r"Schr{\"o}dinger {\'e}t{\'e} \c{c} \ss{}", "Schrödinger été ç ß"),
+        # Better BibTeX's thin spaces: spacing by a length, not the text "1mu"
+        (r"(RR: .85, p{$\mkern1mu$}={$\mkern1mu$}.021) 10\mkern3mu mg, A\kern-0.5em B", "(RR: .85, p=.021) 10 mg, AB"),
     ],
 )
 def test_latex_to_text(latex: str, text: str) -> None:

@@ -35,6 +35,9 @@ _FORMATTING = ("mathbf", "mathrm", "mathit", "textbf", "textit", "textrm", "text
 # Sub- and superscript digits in math ("H$_2$O", "$^{13}$C"), as Unicode so they read as chemistry does.
 _MATH = re.compile(r"(?<!\\)\$([^$]+)(?<!\\)\$")
 _SCRIPT = re.compile(r"([_^])(?:\{(?:\\(?:textrm|mathrm)\{)?([0-9+\-=()]+)\}?\}|([0-9]))")
+# Spacing by a length, which pylatexenc leaves as text ("p{$\mkern1mu$}={$\mkern1mu$}.021", Better BibTeX's thin
+# spaces, read "p1mu=1mu.021"): a space, none where it pulls text together.
+_SPACING = re.compile(r"\\(?:mkern|mskip|kern|hskip)\s*(-?)\s*[0-9.]+\s*(?:mu|em|ex|pt|mm|cm|in|bp|sp)\b ?")
 _SUBSCRIPTS = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾")
 
@@ -83,7 +86,7 @@ def latex_to_text(value: str) -> str:
     """``value`` with its LaTeX markup read as text: accents, escapes, ``\\textit{...}``, math symbols."""
     if not _LATEX_SIGNS.search(value):
         return value
-    text = _convert(_PERCENT.sub(r"\\%", _MATH.sub(_scripts, value)))
+    text = _convert(_PERCENT.sub(r"\\%", _MATH.sub(_scripts, _SPACING.sub(lambda m: "" if m.group(1) else " ", value))))
     return _LEFT_MACRO.sub(_left_macro, text) if "\\" in text else text
 
 
