@@ -241,6 +241,30 @@ def test_a_stated_claim_passes_and_a_wrong_paper_gets_the_one_that_fits(tmp_path
 
 
 @needs_model  # a wrong paper is told by how the library's papers rank for the sentence (vectors)
+def test_a_sentence_none_of_whose_papers_fits_is_a_note_not_wrong_keys(tmp_path: Path, bib: Path) -> None:
+    """A mistyped key is one key: when two papers of one sentence both fit it poorly, the sentence says what
+    none of their abstracts does (a field's background), and neither key is called the wrong paper."""
+    bib.write_text(
+        BIB + "@article{lee2021, title = {Pipeline parallelism for large language models on GPU clusters}, "
+        "author = {Lee, Kim}, year = {2021}, abstract = {We split large language models across GPU clusters in "
+        "pipeline stages. Micro-batches keep every GPU busy and training is 2.1x faster.}}\n"
+        "@article{kim2019, title = {Graph neural networks predict molecular solubility}, author = {Kim, Su}, "
+        "year = {2019}, abstract = {We train graph neural networks on 10,000 molecules to predict their "
+        "solubility in water. The networks match the accuracy of quantum chemistry at a thousandth of the cost.}}\n",
+        encoding="utf-8",
+    )
+    both = r"Drinking coffee after noon reduces sleep quality \citep{kim2019, lee2021}."
+    code, report, _ = checked(str(tex(tmp_path, both)), "--bib", str(bib))
+    together = report["citations"]
+    assert code == 0
+    assert [(c["key"], c["verdict"], c["flagged"]) for c in together] == [
+        ("kim2019", "fits_not_stated", False),
+        ("lee2021", "fits_not_stated", False),
+    ]
+    assert all("as do the other papers it cites" in c["reason"] and not c["suggestions"] for c in together)
+
+
+@needs_model  # a wrong paper is told by how the library's papers rank for the sentence (vectors)
 def test_exit_codes(tmp_path: Path, bib: Path) -> None:
     assert invoke("ingest", str(bib))[0] == 0
     assert invoke("check", str(tex(tmp_path, SUPPORTED, r"This is old \cite{doe2019}.", name="good.tex")))[0] == 0

@@ -33,6 +33,7 @@ from rag.check.sentences import Support
 from rag.check.support_model import load_support_model
 from rag.check.verdicts import (
     NO_SENTENCE,
+    NONE_FIT,
     NOT_IN_LIBRARY,
     NOT_STATED,
     STATED,
@@ -159,7 +160,7 @@ class ManuscriptChecker:
                 check.reason = f"in a {sentence.context.value}: not read as a sentence ({check.reason})"
                 check.suggestions = []
             checks.append(check)
-        return checks
+        return _one_wrong_key_at_most(checks)
 
     def _citation(
         self, place: _Place, cite: Cite, paper: Paper | None, together: Callable[[], Support | None]
@@ -340,6 +341,18 @@ class ManuscriptChecker:
 
     def _fit_model(self) -> FitModel | None:
         return self.fit_model if self.fit_model is not None else load_fit_model()
+
+
+def _one_wrong_key_at_most(checks: list[CitationCheck]) -> list[CitationCheck]:
+    """A sentence's citations, none called the wrong paper when two or more would be: the sentence is what fits
+    none of its papers (NONE_FIT). On six real theses 19 of the 53 real citations flagged were such sentences
+    (3 or 4 of one sentence's papers), and a wrong key planted is one key of its sentence."""
+    wrong = [check for check in checks if check.verdict is Verdict.WRONG_PAPER]
+    if len(wrong) < 2:
+        return checks
+    for check in wrong:
+        check.verdict, check.reason, check.suggestions = Verdict.FITS_NOT_STATED, NONE_FIT, []
+    return checks
 
 
 def _stated(pairing: _Pairing) -> float:
