@@ -264,6 +264,23 @@ def test_a_sentence_none_of_whose_papers_fits_is_a_note_not_wrong_keys(tmp_path:
     assert all("as do the other papers it cites" in c["reason"] and not c["suggestions"] for c in together)
 
 
+def test_an_abstract_in_another_language_cannot_check_an_english_sentence(tmp_path: Path, bib: Path) -> None:
+    """Born (1926) cited for the Born rule: its German abstract shares no word with the English sentence, which
+    says nothing of the citation being wrong."""
+    bib.write_text(
+        BIB + "@article{born1926, title = {Zur Quantenmechanik der Sto\\ss{}vorg\\\"{a}nge}, author = {Born, Max}, "
+        "year = {1926}, abstract = {Durch eine Untersuchung der Stossvorg\\\"{a}nge wird die Auffassung entwickelt, "
+        "dass die Quantenmechanik in der Schr\\\"{o}dingerschen Form nicht nur die station\\\"{a}ren Zust\\\"{a}nde, "
+        "sondern auch die Quanten\\\"{u}berg\\\"{a}nge zu beschreiben gestattet.}}\n",
+        encoding="utf-8",
+    )
+    sentence = r"The squared amplitude of the wavefunction gives the probability of an outcome \cite{born1926}."
+    code, report, _ = checked(str(tex(tmp_path, sentence)), "--bib", str(bib))
+    (born,) = report["citations"]
+    assert (born["verdict"], born["flagged"], code) == ("cannot_check", False, 0)
+    assert born["reason"].startswith("its abstract is in another language")
+
+
 @needs_model  # a wrong paper is told by how the library's papers rank for the sentence (vectors)
 def test_exit_codes(tmp_path: Path, bib: Path) -> None:
     assert invoke("ingest", str(bib))[0] == 0

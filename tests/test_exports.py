@@ -257,6 +257,23 @@ def test_scopus_csv_is_recognised_with_its_quirks(tmp_path: Path) -> None:
     assert warnings == ["scopus.csv: 1 entry has no abstract and is searched by title only"]  # empty extra cells: fine
 
 
+def test_an_abstract_field_holding_only_where_the_paper_appeared_is_no_abstract(tmp_path: Path) -> None:
+    """Some exports put the reference in the abstract field ("Oncogene 29, 4253 (2010). doi:..."): the paper is
+    then searched by its title, not matched against a journal name and a DOI."""
+    (tmp_path / "refs.bib").write_text(
+        "@article{ref, title = {Feedback loops in oncogene signalling}, author = {Roe, Ann}, year = {2010},\n"
+        "  abstract = {Oncogene 29, 4253 (2010). doi:10.1038/onc.2010.189}}\n"
+        "@article{link, title = {A measurement of the fine structure}, author = {Doe, Jon}, year = {1931},\n"
+        "  abstract = {DOI:https://doi.org/10.1103/PhysRev.38.2082.2}}\n"
+        "@article{real, title = {Coffee and sleep}, author = {Lee, Kim}, year = {2020},\n"
+        "  abstract = {We followed 50 adults (doi:10.1000/data) and found that coffee shortened their sleep.}}\n"
+    )
+    papers, _ = read(tmp_path / "refs.bib")
+    by_key = {p.citekey: p for p in papers}
+    assert {key: p.no_abstract for key, p in by_key.items()} == {"ref": True, "link": True, "real": False}
+    assert by_key["ref"].text == "Feedback loops in oncogene signalling"
+
+
 def test_initials_never_become_the_surname() -> None:
     assert split_names("Liu R., Adler D.G.") == ["Liu, R.", "Adler, D.G."]
     assert split_names("Klionsky DJ, Abdel-Aziz AK, Weinstock RS.") == [

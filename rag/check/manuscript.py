@@ -36,6 +36,7 @@ from rag.check.verdicts import (
     NONE_FIT,
     NOT_IN_LIBRARY,
     NOT_STATED,
+    OTHER_LANGUAGE,
     STATED,
     STATED_TOGETHER,
     TITLE_ONLY,
@@ -47,7 +48,7 @@ from rag.check.verdicts import (
 from rag.llm.types import ChatModel, Usage
 from rag.manuscripts.citing import Cite, CitingSentence, Context
 from rag.records import Paper, Passage, ProgressFn
-from rag.text import plural, tokenize
+from rag.text import plural, reads_as_english, tokenize
 
 Resolve = Callable[[str], Paper | None]
 # A key the library does not have -> the keys it may have meant ("did you mean").
@@ -179,10 +180,13 @@ class ManuscriptChecker:
             return CitationCheck(cite, shown, Verdict.RETRACTED, "the paper was retracted", paper=paper, fit=fit)
         # A paper known by its title alone cannot be judged either way, and one whose author the sentence names
         # ("Bell's theorem") is the one meant: neither is ever called the wrong one; nor is a generic citation.
+        # Nor can one whose abstract is in another language be judged (Born 1926 in German, cited in English).
+        foreign = not paper.no_abstract and not reads_as_english(paper.text) and reads_as_english(text)
         wrong = fit is not None and threshold is not None and fit < threshold and not paper.no_abstract and not named
-        wrong = wrong and not generic_citation(text, paper)
-        if paper.no_abstract:
-            check = CitationCheck(cite, shown, Verdict.CANNOT_CHECK, TITLE_ONLY, paper=paper, fit=fit)
+        wrong = wrong and not foreign and not generic_citation(text, paper)
+        if paper.no_abstract or foreign:
+            reason = TITLE_ONLY if paper.no_abstract else OTHER_LANGUAGE
+            check = CitationCheck(cite, shown, Verdict.CANNOT_CHECK, reason, paper=paper, fit=fit)
         else:
             pairing = self._pair(text, paper)
             check = CitationCheck(
@@ -346,7 +350,7 @@ class ManuscriptChecker:
 def _one_wrong_key_at_most(checks: list[CitationCheck]) -> list[CitationCheck]:
     """A sentence's citations, none called the wrong paper when two or more would be: the sentence is what fits
     none of its papers (NONE_FIT). On six real theses 19 of the 53 real citations flagged were such sentences
-    (3 or 4 of one sentence's papers), and a wrong key planted is one key of its sentence."""
+    (2 to 4 of one sentence's papers), and a wrong key planted is one key of its sentence."""
     wrong = [check for check in checks if check.verdict is Verdict.WRONG_PAPER]
     if len(wrong) < 2:
         return checks

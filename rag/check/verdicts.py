@@ -14,6 +14,7 @@ from rag.text import printable
 
 NOT_IN_LIBRARY = "not in the library"
 TITLE_ONLY = "known by its title only: no abstract to check against"
+OTHER_LANGUAGE = "its abstract is in another language than the sentence: nothing to check it against"
 NO_SENTENCE = "no sentence around the citation"
 UNREADABLE_ENTRY = "in the bibliography, but with no title or abstract to check against"
 STATED = "the abstract states it"

@@ -18,6 +18,12 @@ PLACEHOLDER_ABSTRACTS = frozenset(
     {"[no abstract available]", "no abstract available", "[abstract not available]", "abstract not available"}
 )
 _DOI = re.compile(r"10\.\d{4,9}/\S+")
+# An abstract field holding where the paper appeared instead of what it says ("Oncogene 29, 4253 (2010).
+# doi:10.1038/onc.2010.189", "DOI:https://doi.org/..."): with its DOI or address, numbers and these taken out,
+# fewer than MIN_ABSTRACT_WORDS words are left.
+MIN_ABSTRACT_WORDS = 4
+_REFERENCE_WORDS = frozenset({"doi", "url", "http", "https", "www", "pp", "vol", "no", "org"})
+_WORD = re.compile(r"[^\W\d_]{2,}")
 _URL = re.compile(r"https?://\S+")
 _PAGE_DASH = re.compile(r"\s*(?:--|[-‐‑‒–—−])\s*")  # the dashes exports put between pages
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d{2}|20\d{2})(?!\d)")
@@ -68,12 +74,23 @@ def _kept(value: str | None) -> str | None:
     return (clean_text(value) or None) if value else None
 
 
+def saying_something(abstract: str) -> bool:
+    """Whether an abstract field says what the paper is about: not a placeholder ("[No abstract available]") nor
+    only where it appeared (a journal, volume, pages and DOI, or an address)."""
+    if abstract.lower() in PLACEHOLDER_ABSTRACTS:
+        return False
+    if not (_DOI.search(abstract) or _URL.search(abstract)):
+        return True
+    rest = _URL.sub(" ", _DOI.sub(" ", abstract))
+    return sum(word.lower() not in _REFERENCE_WORDS for word in _WORD.findall(rest)) >= MIN_ABSTRACT_WORDS
+
+
 def finish(paper: Paper, source: str, list_name: str) -> Paper | None:
     """``paper`` as a reader filled it (abstract in ``text``), cleaned and given its id and source;
     None when it has neither title nor abstract."""
     title = clean_title(clean_text(stray_latex_to_text(paper.title or "")))
     abstract = clean_prose(clean_text(stray_latex_to_text(paper.text)))
-    if abstract.lower() in PLACEHOLDER_ABSTRACTS:
+    if not saying_something(abstract):
         abstract = ""
     if not title and not abstract:
         return None

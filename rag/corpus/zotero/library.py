@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rag.corpus.cleaning import clean_prose, clean_title
-from rag.corpus.entries import clean_doi, clean_text
+from rag.corpus.entries import clean_doi, clean_text, saying_something
 from rag.corpus.identity import arxiv_in, content_id
 from rag.corpus.pdf.cache import PdfCache
 from rag.corpus.types import csl_type
@@ -158,6 +158,7 @@ def _paper(item: ZoteroItem, library: ZoteroLibrary, file_name: str, citekey: st
     fields = item.fields
     title = clean_title(clean_text(fields.get("title", "")))
     abstract = clean_prose(clean_text(fields.get("abstractNote", "")))
+    abstract = abstract if saying_something(abstract) else ""
     authors = item.authors
     doi_line = _DOI_LINE.search(fields.get("extra", ""))  # item types without a DOI field keep it in Extra
     return Paper(
