@@ -268,10 +268,10 @@ def test_an_abstract_in_another_language_cannot_check_an_english_sentence(tmp_pa
     """Born (1926) cited for the Born rule: its German abstract shares no word with the English sentence, which
     says nothing of the citation being wrong."""
     bib.write_text(
-        BIB + "@article{born1926, title = {Zur Quantenmechanik der Sto\\ss{}vorg\\\"{a}nge}, author = {Born, Max}, "
-        "year = {1926}, abstract = {Durch eine Untersuchung der Stossvorg\\\"{a}nge wird die Auffassung entwickelt, "
-        "dass die Quantenmechanik in der Schr\\\"{o}dingerschen Form nicht nur die station\\\"{a}ren Zust\\\"{a}nde, "
-        "sondern auch die Quanten\\\"{u}berg\\\"{a}nge zu beschreiben gestattet.}}\n",
+        BIB + '@article{born1926, title = {Zur Quantenmechanik der Sto\\ss{}vorg\\"{a}nge}, author = {Born, Max}, '
+        'year = {1926}, abstract = {Durch eine Untersuchung der Stossvorg\\"{a}nge wird die Auffassung entwickelt, '
+        'dass die Quantenmechanik in der Schr\\"{o}dingerschen Form nicht nur die station\\"{a}ren Zust\\"{a}nde, '
+        'sondern auch die Quanten\\"{u}berg\\"{a}nge zu beschreiben gestattet.}}\n',
         encoding="utf-8",
     )
     sentence = r"The squared amplitude of the wavefunction gives the probability of an outcome \cite{born1926}."

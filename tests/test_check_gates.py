@@ -124,6 +124,12 @@ def test_a_sentence_leading_into_an_equation_is_never_the_wrong_paper(tmp_path: 
         ("The probability of a trajectory of length T is then:", True),  # leads into an equation
         ("Protein expression and purification were performed as described previously.", True),
         ("Polysome-seq was performed as previously described.", True),
+        ("In our implementation, we use the parameters a = 3/2 and b = 1/2, as proposed by.", True),  # its source
+        ("Following, the gains are set to 3.", True),
+        ("We point the interested reader to the surveys on the topic.", True),
+        ("Future work will add contact models to the simulator.", True),  # a plan states nothing a source could
+        ("As shown in, caffeine intake reduces sleep quality.", False),
+        ("The method was proposed by Smith to speed up training.", False),
         ("As we will see, the model converges.", False),
         ("The pathway was described in yeast as a stress response.", False),
         ("Caffeine intake reduces sleep quality in adults.", False),
