@@ -81,6 +81,14 @@ def checked(*args: str, input: str | None = None) -> tuple[int, dict[str, Any], 
     return result.exit_code, json.loads(result.stdout), result.stderr
 
 
+def checked_with(tmp_path: Path, bib: Path, entries: str, *sentences: str) -> tuple[int, list[dict[str, Any]]]:
+    """`rag check --json` of a LaTeX file of ``sentences`` with ``entries`` added to the bibliography: the exit
+    code and the citations' reports."""
+    bib.write_text(BIB + entries, encoding="utf-8")
+    code, report, _ = checked(str(tex(tmp_path, *sentences)), "--bib", str(bib))
+    return code, report["citations"]
+
+
 def where(found: Any) -> list[tuple[str, int, int]]:
     return [(c.key, c.line, c.column) for s in found.sentences for c in s.cites]
 
@@ -244,18 +252,16 @@ def test_a_stated_claim_passes_and_a_wrong_paper_gets_the_one_that_fits(tmp_path
 def test_a_sentence_none_of_whose_papers_fits_is_a_note_not_wrong_keys(tmp_path: Path, bib: Path) -> None:
     """A mistyped key is one key: when two papers of one sentence both fit it poorly, the sentence says what
     none of their abstracts does (a field's background), and neither key is called the wrong paper."""
-    bib.write_text(
-        BIB + "@article{lee2021, title = {Pipeline parallelism for large language models on GPU clusters}, "
+    entries = (
+        "@article{lee2021, title = {Pipeline parallelism for large language models on GPU clusters}, "
         "author = {Lee, Kim}, year = {2021}, abstract = {We split large language models across GPU clusters in "
         "pipeline stages. Micro-batches keep every GPU busy and training is 2.1x faster.}}\n"
         "@article{kim2019, title = {Graph neural networks predict molecular solubility}, author = {Kim, Su}, "
         "year = {2019}, abstract = {We train graph neural networks on 10,000 molecules to predict their "
-        "solubility in water. The networks match the accuracy of quantum chemistry at a thousandth of the cost.}}\n",
-        encoding="utf-8",
+        "solubility in water. The networks match the accuracy of quantum chemistry at a thousandth of the cost.}}\n"
     )
     both = r"Drinking coffee after noon reduces sleep quality \citep{kim2019, lee2021}."
-    code, report, _ = checked(str(tex(tmp_path, both)), "--bib", str(bib))
-    together = report["citations"]
+    code, together = checked_with(tmp_path, bib, entries, both)
     assert code == 0
     assert [(c["key"], c["verdict"], c["flagged"]) for c in together] == [
         ("kim2019", "fits_not_stated", False),
@@ -267,16 +273,14 @@ def test_a_sentence_none_of_whose_papers_fits_is_a_note_not_wrong_keys(tmp_path:
 def test_an_abstract_in_another_language_cannot_check_an_english_sentence(tmp_path: Path, bib: Path) -> None:
     """Born (1926) cited for the Born rule: its German abstract shares no word with the English sentence, which
     says nothing of the citation being wrong."""
-    bib.write_text(
-        BIB + '@article{born1926, title = {Zur Quantenmechanik der Sto\\ss{}vorg\\"{a}nge}, author = {Born, Max}, '
+    entry = (
+        '@article{born1926, title = {Zur Quantenmechanik der Sto\\ss{}vorg\\"{a}nge}, author = {Born, Max}, '
         'year = {1926}, abstract = {Durch eine Untersuchung der Stossvorg\\"{a}nge wird die Auffassung entwickelt, '
         'dass die Quantenmechanik in der Schr\\"{o}dingerschen Form nicht nur die station\\"{a}ren Zust\\"{a}nde, '
-        'sondern auch die Quanten\\"{u}berg\\"{a}nge zu beschreiben gestattet.}}\n',
-        encoding="utf-8",
+        'sondern auch die Quanten\\"{u}berg\\"{a}nge zu beschreiben gestattet.}}\n'
     )
     sentence = r"The squared amplitude of the wavefunction gives the probability of an outcome \cite{born1926}."
-    code, report, _ = checked(str(tex(tmp_path, sentence)), "--bib", str(bib))
-    (born,) = report["citations"]
+    code, (born,) = checked_with(tmp_path, bib, entry, sentence)
     assert (born["verdict"], born["flagged"], code) == ("cannot_check", False, 0)
     assert born["reason"].startswith("its abstract is in another language")
 
