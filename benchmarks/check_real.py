@@ -233,8 +233,9 @@ def run_thesis(
     rng = random.Random(name)
     turned, positions = reversed_sentences(manuscript.sentences, opened, rng)
     reversal_checker = open_checker(view)
-    reversals = reversal_checker.check(turned)
-    gated += [record(reversals[i], reversal_checker, name, "reversal") for i in positions]
+    opened_reversals = reversal_checker.check(turned)
+    gated += [record(opened_reversals[i], reversal_checker, name, "reversal") for i in positions]
+    reversals = ManuscriptChecker(view).check(turned)  # as shipped: the open checker never calls the judge's
     out["reversals flagged"] = share(sum(reversals[i].flagged for i in positions), len(positions))
     round_of = swap_rounds(manuscript.sentences, {i for i, c in enumerate(real) if checkable(c)}, rng)
     for pool_name, pool in (("abstract", with_abstract), ("any", every)):
