@@ -45,9 +45,14 @@ MIN_WORDS_TO_TELL = 8
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
+def letter_words(text: str) -> list[str]:
+    """The runs of letters in ``text``, lower-cased (no digits, no underscores): its words, as written."""
+    return [word.lower() for word in _LETTERS.findall(text)]
+
+
 def reads_as_english(text: str) -> bool:
     """Whether ``text`` is English prose, as far as its share of English function words tells."""
-    words = [word.lower() for word in _LETTERS.findall(text)]
+    words = letter_words(text)
     return len(words) < MIN_WORDS_TO_TELL or sum(w in stopwords() for w in words) >= ENGLISH_FUNCTION_WORDS * len(words)
 
 

@@ -157,11 +157,10 @@ class ManuscriptChecker:
             check = self._citation(_Place.of(index, sentence, papers, paper, cited_in), cite, paper, together)
             check.context = sentence.context
             if sentence.context in LENIENT and check.verdict in (Verdict.WRONG_PAPER, Verdict.CONTRADICTS):
-                check.verdict = Verdict.FITS_NOT_STATED
-                check.reason = f"in a {sentence.context.value}: not read as a sentence ({check.reason})"
-                check.suggestions = []
+                _as_note(check, f"in a {sentence.context.value}: not read as a sentence ({check.reason})")
             checks.append(check)
-        return _one_wrong_key_at_most(checks)
+        _one_wrong_key_at_most(checks)
+        return checks
 
     def _citation(
         self, place: _Place, cite: Cite, paper: Paper | None, together: Callable[[], Support | None]
@@ -347,16 +346,19 @@ class ManuscriptChecker:
         return self.fit_model if self.fit_model is not None else load_fit_model()
 
 
-def _one_wrong_key_at_most(checks: list[CitationCheck]) -> list[CitationCheck]:
-    """A sentence's citations, none called the wrong paper when two or more would be: the sentence is what fits
+def _one_wrong_key_at_most(checks: Sequence[CitationCheck]) -> None:
+    """None of a sentence's citations called the wrong paper when two or more would be: the sentence is what fits
     none of its papers (NONE_FIT). On six real theses 19 of the 53 real citations flagged were such sentences
     (2 to 4 of one sentence's papers), and a wrong key planted is one key of its sentence."""
     wrong = [check for check in checks if check.verdict is Verdict.WRONG_PAPER]
-    if len(wrong) < 2:
-        return checks
-    for check in wrong:
-        check.verdict, check.reason, check.suggestions = Verdict.FITS_NOT_STATED, NONE_FIT, []
-    return checks
+    if len(wrong) >= 2:
+        for check in wrong:
+            _as_note(check, NONE_FIT)
+
+
+def _as_note(check: CitationCheck, reason: str) -> None:
+    """``check`` turned from a problem into a note (not stated in the abstract), saying why, suggesting nothing."""
+    check.verdict, check.reason, check.suggestions = Verdict.FITS_NOT_STATED, reason, []
 
 
 def _stated(pairing: _Pairing) -> float:

@@ -12,19 +12,19 @@ from rag.corpus.cleaning import clean_prose, clean_title
 from rag.corpus.identity import content_id, normalize_text
 from rag.corpus.latex import stray_latex_to_text
 from rag.records import Paper
+from rag.text import letter_words
 
 # What exports write where there is no abstract (Scopus: "[No abstract available]").
 PLACEHOLDER_ABSTRACTS = frozenset(
     {"[no abstract available]", "no abstract available", "[abstract not available]", "abstract not available"}
 )
 _DOI = re.compile(r"10\.\d{4,9}/\S+")
+_URL = re.compile(r"https?://\S+")
 # An abstract field holding where the paper appeared instead of what it says ("Oncogene 29, 4253 (2010).
-# doi:10.1038/onc.2010.189", "DOI:https://doi.org/..."): with its DOI or address, numbers and these taken out,
-# fewer than MIN_ABSTRACT_WORDS words are left.
+# doi:10.1038/onc.2010.189", "DOI:https://doi.org/..."): with its DOI or address, numbers, single letters and
+# these taken out, fewer than MIN_ABSTRACT_WORDS words are left.
 MIN_ABSTRACT_WORDS = 4
 _REFERENCE_WORDS = frozenset({"doi", "url", "http", "https", "www", "pp", "vol", "no", "org"})
-_WORD = re.compile(r"[^\W\d_]{2,}")
-_URL = re.compile(r"https?://\S+")
 _PAGE_DASH = re.compile(r"\s*(?:--|[-‐‑‒–—−])\s*")  # the dashes exports put between pages
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d{2}|20\d{2})(?!\d)")
 # Markup abstracts carry from publishers (JATS, MathML) and Zotero/CSL rich text: the words stay, tags go.
@@ -82,7 +82,7 @@ def saying_something(abstract: str) -> bool:
     if not (_DOI.search(abstract) or _URL.search(abstract)):
         return True
     rest = _URL.sub(" ", _DOI.sub(" ", abstract))
-    return sum(word.lower() not in _REFERENCE_WORDS for word in _WORD.findall(rest)) >= MIN_ABSTRACT_WORDS
+    return sum(len(word) > 1 and word not in _REFERENCE_WORDS for word in letter_words(rest)) >= MIN_ABSTRACT_WORDS
 
 
 def finish(paper: Paper, source: str, list_name: str) -> Paper | None:

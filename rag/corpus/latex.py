@@ -65,6 +65,10 @@ def _scripts(math: re.Match[str]) -> str:
     return f"${_SCRIPT.sub(script, math.group(1))}$"
 
 
+def _space(spacing: re.Match[str]) -> str:
+    return "" if spacing.group(1) else " "
+
+
 def _convert(value: str) -> str:
     from pylatexenc.latexwalker import LatexWalker
 
@@ -86,7 +90,7 @@ def latex_to_text(value: str) -> str:
     """``value`` with its LaTeX markup read as text: accents, escapes, ``\\textit{...}``, math symbols."""
     if not _LATEX_SIGNS.search(value):
         return value
-    text = _convert(_PERCENT.sub(r"\\%", _MATH.sub(_scripts, _SPACING.sub(lambda m: "" if m.group(1) else " ", value))))
+    text = _convert(_PERCENT.sub(r"\\%", _MATH.sub(_scripts, _SPACING.sub(_space, value))))
     return _LEFT_MACRO.sub(_left_macro, text) if "\\" in text else text
 
 

@@ -196,8 +196,10 @@ def said_in_other_words(question: str, lacked: set[str], hits: Sequence[Hit], em
     """Whether the question's words holding the ``lacked`` terms, read alone, are SAID_IN_OTHER_WORDS close to a
     sentence of ``hits`` (title, abstract, passage): a paraphrase of what a paper says, not another subject."""
     words = [w for w in _QUESTION_WORD.findall(question) if set(tokenize(w)) & lacked]
+    if embedder is None or not words:
+        return False
     sentences = [s for hit in hits for s in split_sentences(hit.evidence().searchable_text())]
-    if embedder is None or not words or not sentences:
+    if not sentences:
         return False
     vectors = embedder.embed([" ".join(words), *sentences])
     return bool((vectors[1:] @ vectors[0]).max() >= SAID_IN_OTHER_WORDS)
