@@ -27,6 +27,11 @@ def _stemmer() -> Any:
     return Stemmer.Stemmer("english")
 
 
+def stem(word: str) -> str:
+    """The word's English stem, lower-cased ("increased" -> "increas")."""
+    return str(_stemmer().stemWord(word.lower()))
+
+
 @lru_cache(maxsize=1)
 def stopwords() -> frozenset[str]:
     # NLTK's English list (179 words): unlike the 33-word Lucene list it also drops

@@ -93,6 +93,16 @@ def where(found: Any) -> list[tuple[str, int, int]]:
     return [(c.key, c.line, c.column) for s in found.sentences for c in s.cites]
 
 
+NIGHT_SHIFTS = r"""@article{lee2020,
+  title = {Night shifts and diabetes in nurses},
+  author = {Lee, Ana},
+  year = {2020},
+  abstract = {Shift work is common among nurses. In a cohort of 2,100 hospital nurses followed for six years, night
+    shifts were associated with a 30% higher incidence of type 2 diabetes. The association was stronger in nurses
+    younger than 40. Sleep duration did not explain the difference.}
+}
+"""
+
 # --- reading LaTeX ---
 
 
@@ -283,6 +293,18 @@ def test_an_abstract_in_another_language_cannot_check_an_english_sentence(tmp_pa
     code, (born,) = checked_with(tmp_path, bib, entry, sentence)
     assert (born["verdict"], born["flagged"], code) == ("cannot_check", False, 0)
     assert born["reason"].startswith("its abstract is in another language")
+
+
+def test_a_source_stating_the_opposite_in_other_words_is_a_contradiction(tmp_path: Path, bib: Path) -> None:
+    """ "a lower ... incidence" where the abstract says "a 30% higher incidence" (the judge alone reads it as
+    only somewhat contradicted, the rules see no restatement to compare): the judge reads the sentence's
+    opposite as stated, and the reader sees the passage that states it."""
+    reversed_ = r"Night shifts in nurses were tied to a lower type 2 diabetes incidence \cite{lee2020}."
+    faithful = r"Night shifts were associated with a higher incidence of type 2 diabetes \cite{lee2020}."
+    code, (turned, kept) = checked_with(tmp_path, bib, NIGHT_SHIFTS, reversed_, faithful)
+    assert (turned["verdict"], turned["reason"], code) == ("contradicts", "the abstract states the opposite", 1)
+    assert "30% higher incidence" in turned["evidence"]
+    assert (kept["verdict"], kept["flagged"]) == ("fits_stated", False)
 
 
 @needs_model  # a wrong paper is told by how the library's papers rank for the sentence (vectors)

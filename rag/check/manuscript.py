@@ -39,6 +39,7 @@ from rag.check.verdicts import (
     OTHER_LANGUAGE,
     STATED,
     STATED_TOGETHER,
+    STATES_OPPOSITE,
     TITLE_ONLY,
     UNREADABLE_ENTRY,
     CitationCheck,
@@ -194,6 +195,8 @@ class ManuscriptChecker:
             )  # fmt: skip
             if pairing.contradiction:
                 check.verdict, check.reason = Verdict.CONTRADICTS, pairing.contradiction
+                if pairing.contradiction == STATES_OPPOSITE:
+                    check.evidence = pairing.score.opposite
             elif pairing.label.is_top:
                 check.verdict = Verdict.FITS_STATED
                 check.reason = STATED if pairing.passage is None else f"the full text states it ({pairing.passage})"
@@ -286,8 +289,11 @@ class ManuscriptChecker:
         return self._pair(text, paper).score
 
     def _judge_reverses(self, score: SourceScore) -> str:
-        """The judge reads the abstract as saying the opposite of the sentence, surely enough for a manuscript
-        (calibrated on real theses with planted reversals: fit_model.json); empty when it does not."""
+        """The judge reads the abstract as stating the sentence's opposite (rag.check.rules.opposites), or as
+        saying otherwise surely enough for a manuscript (calibrated on real theses with planted reversals:
+        fit_model.json); empty when it does neither."""
+        if score.opposite:
+            return STATES_OPPOSITE
         model = self._fit_model()
         if model is None or score.contradicted is None or score.contradicted < model.contradicted_at:
             return ""

@@ -34,6 +34,7 @@ class SourceScore:
     stated: float | None = None  # the judge: P(the source states it); None when it did not read
     contradicted: float | None = None  # the judge: P(the source says otherwise)
     fitted: float = 0.0  # the fitted support score alone (what the wrong-paper model was fitted on)
+    opposite: str = ""  # the judge: the source's passage that states the sentence's opposite, if one does
 
 
 @dataclass(frozen=True)
@@ -65,9 +66,9 @@ class Combination:
         return 1 / (1 + math.exp(-max(min(z, 30.0), -30.0)))
 
     def conflicts(self, fitted_conflict: bool, judgement: Judgement) -> bool:
-        """The evidence says otherwise: the judge reads a contradiction, or the fitted check sees a negation or
-        a reversal."""
-        return judgement.contradicted >= self.contradiction_at or fitted_conflict
+        """The evidence says otherwise: the judge reads a contradiction or the source stating the sentence's
+        opposite, or the fitted check sees a negation or a reversal."""
+        return judgement.contradicted >= self.contradiction_at or bool(judgement.opposite) or fitted_conflict
 
     def label(self, fitted: float, judgement: Judgement, probability: float) -> Support:
         stated = judgement.stated >= self.stated_at and fitted >= self.fitted_with_judge_at
@@ -111,7 +112,7 @@ def _source_score(result: SupportScore, judgement: Judgement) -> SourceScore:
     conflict = combination.conflicts(result.contradiction, judgement)
     return SourceScore(
         round(probability, 4), label, position, result.evidence_text, conflict,
-        round(judgement.stated, 4), round(judgement.contradicted, 4), result.score,
+        round(judgement.stated, 4), round(judgement.contradicted, 4), result.score, judgement.opposite,
     )  # fmt: skip
 
 

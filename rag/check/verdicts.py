@@ -20,6 +20,7 @@ UNREADABLE_ENTRY = "in the bibliography, but with no title or abstract to check 
 STATED = "the abstract states it"
 NOT_STATED = "the abstract does not state it (fine: the paper may)"
 STATED_TOGETHER = "stated by the sentence's citations together"
+STATES_OPPOSITE = "the abstract states the opposite"
 # Two or more papers of one sentence that all fit it poorly: the sentence says more, or other, than its sources'
 # abstracts (a field's background, a lab's own step), not a mistyped key: a key typed wrong is one key.
 NONE_FIT = "fits the sentence poorly, as do the other papers it cites: not stated in their abstracts"

@@ -1,0 +1,122 @@
+"""A sentence turned into its opposite: a word of direction swapped ("decreased" -> "increased"), or its denial
+dropped ("does not reduce" -> "does reduce"). The judge reads the opposite against the source (rag.check.judge):
+a source that states the opposite of a sentence says otherwise, however the sentence is worded, where the
+rules see a reversal only in a sentence that restates its source closely.
+
+The judge leans to "stated" for the up-going and the undenied form of nearly any sentence, so the opposite
+counts only where the passage read bears it out in its own words (``borne_out``): it goes the opposite's way
+and uses the opposite's word, not the sentence's ("higher" where the sentence says "lower"), or it denies
+nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from rag.check.rules.polarity import DENIAL, direction, words
+from rag.text import stem
+
+
+class Turn(Enum):
+    DIRECTION = "direction"  # a word of direction swapped for its opposite
+    DENIAL = "denial"  # a denial dropped
+
+
+@dataclass(frozen=True)
+class Opposite:
+    text: str
+    turn: Turn
+    said: str = ""  # a direction turned: the sentence's word...
+    instead: str = ""  # ...and the opposite's
+
+
+# Words of direction and their opposites, the first found swapped (both ways). Only amounts and comparisons,
+# whose opposite reads in the same place: not "promotes" -> "inhibits" (a claim of mechanism, which a passage
+# on another step of it bears out), nor "positive" -> "negative" (a test result, a sign, a correlation).
+SWAPS = (
+    ("increased", "decreased"),
+    ("increases", "decreases"),
+    ("increase", "decrease"),
+    ("increasing", "decreasing"),
+    ("higher", "lower"),
+    ("faster", "slower"),
+    ("more", "less"),
+    ("greater", "smaller"),
+    ("larger", "smaller"),
+    ("longer", "shorter"),
+    ("improved", "worsened"),
+    ("improves", "worsens"),
+    ("better", "worse"),
+    ("enhanced", "reduced"),
+    ("enhances", "reduces"),
+    ("reduced", "increased"),
+    ("reduces", "increases"),
+)
+_CONTRACTED = {
+    "don't": "do", "doesn't": "does", "didn't": "did", "isn't": "is", "aren't": "are", "wasn't": "was",
+    "weren't": "were", "can't": "can", "won't": "will", "hasn't": "has", "haven't": "have", "couldn't": "could",
+    "shouldn't": "should", "wouldn't": "would",
+}  # fmt: skip
+_NOT = re.compile(r"\b(?:not|never)\s+", re.IGNORECASE)
+_CANNOT = re.compile(r"\bcannot\b", re.IGNORECASE)
+_CONTRACTION = re.compile(r"\b\w+n[’']t\b", re.IGNORECASE)
+_NO = re.compile(r"\bno\s+(?=\w)", re.IGNORECASE)
+
+
+def _replace(text: str, start: int, end: int, new: str) -> str:
+    """``text[start:end]`` replaced by ``new``, a capital kept where the sentence opened with the old word."""
+    rest = text[end:]
+    if text[start:end][:1].isupper():
+        if new:
+            new = new[:1].upper() + new[1:]
+        else:
+            rest = rest[:1].upper() + rest[1:]
+    return text[:start] + new + rest
+
+
+def _without_denial(sentence: str) -> str | None:
+    """The sentence with its first denial dropped ("not", "never", "cannot", "doesn't", "no"); None without one."""
+    if found := _NOT.search(sentence):
+        return _replace(sentence, found.start(), found.end(), "")
+    if found := _CANNOT.search(sentence):
+        return _replace(sentence, found.start(), found.end(), "can")
+    if (found := _CONTRACTION.search(sentence)) and (base := _CONTRACTED.get(found.group(0).lower().replace("’", "'"))):
+        return _replace(sentence, found.start(), found.end(), base)
+    if found := _NO.search(sentence):
+        return _replace(sentence, found.start(), found.end(), "")
+    return None
+
+
+def _direction_swapped(sentence: str) -> Opposite | None:
+    """The sentence with its first word of direction (in SWAPS order) turned to the opposite; None without one."""
+    for pair in SWAPS:
+        for old, new in (pair, pair[::-1]):
+            if found := re.search(rf"\b{old}\b", sentence, re.IGNORECASE):
+                return Opposite(_replace(sentence, found.start(), found.end(), new), Turn.DIRECTION, old, new)
+    return None
+
+
+def opposites(sentence: str) -> list[Opposite]:
+    """The sentence's opposites: its direction swapped, its denial dropped (each where it has one)."""
+    undenied = _without_denial(sentence)
+    turned = [_direction_swapped(sentence), Opposite(undenied, Turn.DENIAL) if undenied else None]
+    return [o for o in turned if o is not None and o.text != sentence]
+
+
+def _kin(word: str) -> re.Pattern[str]:
+    """The word and its forms ("increase": "increased", "increases", "increasing")."""
+    return re.compile(rf"{stem(word)}\w{{0,3}}")
+
+
+def borne_out(opposite: Opposite, passage: str) -> bool:
+    """Whether the passage's own words go the opposite's way: the same direction of effect, a form of the
+    opposite's word and none of the sentence's; or (a denial dropped) no denial of its own."""
+    said = words(passage)
+    if opposite.turn is Turn.DENIAL:
+        return not any(DENIAL.fullmatch(w) for w in said)
+    way = direction(words(opposite.text))
+    instead, original = _kin(opposite.instead), _kin(opposite.said)
+    uses = any(instead.fullmatch(w) for w in said) and not any(original.fullmatch(w) for w in said)
+    return way != 0 and direction(said) == way and uses

@@ -1,0 +1,76 @@
+"""A sentence's opposite, and the judge reading a source as stating it: a reversal caught however the sentence
+is worded, and only where the passage's own words bear it out."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.check import judge
+from rag.check.rules.opposites import Opposite, Turn, borne_out, opposites
+from rag.check.scoring import score_against_sources
+from rag.records import Paper
+
+ABSTRACT = (
+    "Shift work is common among nurses. In a cohort of 2,100 hospital nurses followed for six years, night "
+    "shifts were associated with a 30% higher incidence of type 2 diabetes. The association was stronger in "
+    "nurses younger than 40. Sleep duration did not explain the difference."
+)
+PAPER = Paper(id="p1", text=ABSTRACT, title="Night shifts and diabetes in nurses", authors=["Lee, Ana"], year=2020)
+REVERSED = "Nurses working night shifts had a lower incidence of type 2 diabetes."
+
+
+@pytest.fixture(autouse=True)
+def judge_on() -> None:
+    judge.use_judge(True)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Times were faster after caffeine.", [("Times were slower after caffeine.", Turn.DIRECTION)]),
+        ("Higher doses helped.", [("Lower doses helped.", Turn.DIRECTION)]),
+        ("Exercise does not reduce pain.", [("Exercise does reduce pain.", Turn.DENIAL)]),
+        ("It doesn't work.", [("It does work.", Turn.DENIAL)]),
+        ("Trials cannot show it.", [("Trials can show it.", Turn.DENIAL)]),
+        ("No effect was found.", [("Effect was found.", Turn.DENIAL)]),
+        (
+            "Exercise did not increase pain.",
+            [("Exercise did not decrease pain.", Turn.DIRECTION), ("Exercise did increase pain.", Turn.DENIAL)],
+        ),
+        ("Sleep was measured in 40 adults.", []),
+    ],
+)
+def test_a_sentence_turned_to_its_opposite(sentence: str, expected: list[tuple[str, Turn]]) -> None:
+    assert [(o.text, o.turn) for o in opposites(sentence)] == expected
+
+
+def test_the_opposite_counts_only_where_the_passage_bears_it_out() -> None:
+    """In its own words: the opposite's direction and word, not the sentence's ("a lower incidence" is borne out
+    by "lower", not by "higher", nor by a passage saying both)."""
+    (lower,) = opposites("Diabetes was higher in night-shift nurses.")
+    assert (lower.said, lower.instead) == ("higher", "lower")
+    assert borne_out(lower, "Night shifts were associated with a lower incidence of diabetes.")
+    assert not borne_out(lower, "Night shifts were associated with a 30% higher incidence of diabetes.")
+    assert not borne_out(lower, "Incidence was lower in day shifts and higher in night shifts.")
+    assert not borne_out(lower, "Night shifts were associated with an increased incidence, lower in the young.")
+    undenied = Opposite("Sleep explained the difference.", Turn.DENIAL)
+    assert borne_out(undenied, "Sleep duration explained most of the difference.")
+    assert not borne_out(undenied, "Sleep duration did not explain the difference.")
+
+
+def test_a_source_stating_the_opposite_in_other_words_is_a_conflict() -> None:
+    """The judge alone reads "lower incidence" as only somewhat contradicted; its opposite, "higher incidence",
+    the abstract states outright."""
+    reversed_, faithful = judge.judge_texts(
+        [REVERSED, "Night shifts were associated with a higher incidence of type 2 diabetes."], [ABSTRACT, ABSTRACT]
+    )
+    assert "30% higher incidence" in reversed_.opposite
+    assert faithful.opposite == ""
+    (score,), (kept,) = score_against_sources([REVERSED, "The association was stronger in younger nurses."], [PAPER])
+    assert score.conflict and score.opposite and not kept.conflict
+
+
+def test_off_no_opposite_is_read() -> None:
+    judge.use_judge(False)
+    (score,) = score_against_sources([REVERSED], [PAPER])[0]
+    assert score.opposite == ""
