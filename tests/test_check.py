@@ -307,6 +307,17 @@ def test_a_source_stating_the_opposite_in_other_words_is_a_contradiction(tmp_pat
     assert (kept["verdict"], kept["flagged"]) == ("fits_stated", False)
 
 
+def test_a_denial_in_the_first_person_tells_of_the_authors_work(tmp_path: Path, bib: Path) -> None:
+    """ "We were not able to replicate [x]" sets the author's result against the source's: the judge reads
+    "otherwise" into its "not", and the source does state the link, but neither is the citation's fault. The
+    same denial as a claim about the world is the source's to answer for."""
+    own = r"We were not able to replicate the link between night shifts and diabetes in nurses \cite{lee2020}."
+    claim = r"Diabetes incidence did not differ by shift among nurses \cite{lee2020}."
+    code, (ours, theirs) = checked_with(tmp_path, bib, NIGHT_SHIFTS, own, claim)
+    assert (ours["verdict"], ours["flagged"]) == ("fits_not_stated", False)
+    assert (theirs["verdict"], theirs["reason"], code) == ("contradicts", "the abstract says otherwise", 1)
+
+
 @needs_model  # a wrong paper is told by how the library's papers rank for the sentence (vectors)
 def test_exit_codes(tmp_path: Path, bib: Path) -> None:
     assert invoke("ingest", str(bib))[0] == 0

@@ -38,6 +38,9 @@ def judge_on() -> None:
             [("Exercise did not decrease pain.", Turn.DIRECTION), ("Exercise did increase pain.", Turn.DENIAL)],
         ),
         ("Sleep was measured in 40 adults.", []),
+        ("We were not able to replicate the link.", []),  # the author's own work, set against the source's
+        ("Our cohort showed no higher risk.", [("Our cohort showed no lower risk.", Turn.DIRECTION)]),
+        ("The US trial found no effect.", [("The US trial found effect.", Turn.DENIAL)]),
     ],
 )
 def test_a_sentence_turned_to_its_opposite(sentence: str, expected: list[tuple[str, Turn]]) -> None:

@@ -28,6 +28,7 @@ from rag.check.paper_fit import (
 )
 from rag.check.policy import MANUSCRIPT
 from rag.check.reading import CitedText, describe, read_against
+from rag.check.rules.polarity import denies, first_person
 from rag.check.scoring import SourceScore, score_against_group, score_against_sources
 from rag.check.sentences import Support
 from rag.check.support_model import load_support_model
@@ -276,7 +277,7 @@ class ManuscriptChecker:
                 reading = read_against(text, [self._texts[paper.id]])
             label = MANUSCRIPT.label(score.support, reading, score.conflict)
             reversed_here = MANUSCRIPT.reversals(reading)
-            contradiction = describe(reversed_here, "the abstract") if reversed_here else self._judge_reverses(score)
+            contradiction = describe(reversed_here, "the abstract") if reversed_here else self._reverses(text, score)
             if self.judge is not None:
                 label = judge_with_model(text, [(1, paper)], self.judge, self.usage)
                 contradiction = "the model judge: the paper contradicts it" if label is Support.CONTRADICTED else ""
@@ -288,14 +289,17 @@ class ManuscriptChecker:
         """How ``paper`` backs ``text``, as this check read it (read once; benchmarks calibrate on it)."""
         return self._pair(text, paper).score
 
-    def _judge_reverses(self, score: SourceScore) -> str:
+    def _reverses(self, text: str, score: SourceScore) -> str:
         """The judge reads the abstract as stating the sentence's opposite (rag.check.rules.opposites), or as
-        saying otherwise surely enough for a manuscript (calibrated on real theses with planted reversals:
-        fit_model.json); empty when it does neither."""
+        saying otherwise surely enough (fit_model.json's gate); empty when neither. A denial in the first person
+        ("We were not able to outperform [x]") tells of the author's own work, into whose "not" the judge reads
+        "otherwise"."""
         if score.opposite:
             return STATES_OPPOSITE
         model = self._fit_model()
         if model is None or score.contradicted is None or score.contradicted < model.contradicted_at:
+            return ""
+        if denies(text) and first_person(text):
             return ""
         return "the abstract says otherwise"
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from rag.check.rules.polarity import DENIAL, direction, words
+from rag.check.rules.polarity import denies, direction, first_person, words
 from rag.text import stem
 
 
@@ -99,8 +99,10 @@ def _direction_swapped(sentence: str) -> Opposite | None:
 
 
 def opposites(sentence: str) -> list[Opposite]:
-    """The sentence's opposites: its direction swapped, its denial dropped (each where it has one)."""
-    undenied = _without_denial(sentence)
+    """The sentence's opposites: its direction swapped, its denial dropped (each where it has one; a denial in
+    the first person is kept: "We were not able to replicate [x]" tells of the author's work, set against what
+    the source found, and the source stating "able to replicate" of itself says nothing against it)."""
+    undenied = None if first_person(sentence) else _without_denial(sentence)
     turned = [_direction_swapped(sentence), Opposite(undenied, Turn.DENIAL) if undenied else None]
     return [o for o in turned if o is not None and o.text != sentence]
 
@@ -113,9 +115,9 @@ def _kin(word: str) -> re.Pattern[str]:
 def borne_out(opposite: Opposite, passage: str) -> bool:
     """Whether the passage's own words go the opposite's way: the same direction of effect, a form of the
     opposite's word and none of the sentence's; or (a denial dropped) no denial of its own."""
-    said = words(passage)
     if opposite.turn is Turn.DENIAL:
-        return not any(DENIAL.fullmatch(w) for w in said)
+        return not denies(passage)
+    said = words(passage)
     way = direction(words(opposite.text))
     instead, original = _kin(opposite.instead), _kin(opposite.said)
     uses = any(instead.fullmatch(w) for w in said) and not any(original.fullmatch(w) for w in said)

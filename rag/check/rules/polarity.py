@@ -102,6 +102,20 @@ def negated(tokens: Sequence[str]) -> bool:
     return any(NEGATION.fullmatch(w) for w in tokens)
 
 
+def denies(text: str) -> bool:
+    """Whether the text denies something outright ("not", "never", "cannot", "doesn't"...)."""
+    return any(DENIAL.fullmatch(w) for w in words(text))
+
+
+# "I" is left out: "type I", "phase I", "Class I"; "US" is a country.
+_FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]urs?|us|[Mm]y)\b")
+
+
+def first_person(text: str) -> bool:
+    """Whether the text speaks in the first person: of the author's own work."""
+    return bool(_FIRST_PERSON.search(text))
+
+
 def direction(tokens: Sequence[str]) -> int:
     """+1 / -1 / 0: the net direction of effect, flipped if the words are negated."""
     net = sum(bool(UP.fullmatch(w)) for w in tokens) - sum(bool(DOWN.fullmatch(w)) for w in tokens)
