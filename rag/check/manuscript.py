@@ -4,7 +4,8 @@ Its author read the whole paper, so what the abstract does not state is a note, 
 what a reviewer must catch: *likely the wrong paper* (the cited paper fits the sentence far less than other
 papers of the library do: rag.check.paper_fit, with the papers that fit better, keys ready to paste),
 *contradicts* (the abstract states the opposite: the sentence restates one of its sentences closely and
-reverses it, or the model judge says so with --verify llm), and *retracted*. Notes: *fits, stated* (with the
+reverses it, or the judge reads the abstract as stating its opposite or as saying otherwise, or the model judge
+says so with --verify llm), and *retracted*. Notes: *fits, stated* (with the
 evidence sentence), *fits, not stated in the abstract*, *cannot check* (not in the library, known by its
 title only, no sentence). Each citation occurrence is checked; a sentence citing several papers is also read
 against all of them together (each may state one half of it).
@@ -28,7 +29,6 @@ from rag.check.paper_fit import (
 )
 from rag.check.policy import MANUSCRIPT
 from rag.check.reading import CitedText, describe, read_against
-from rag.check.rules.polarity import denies, first_person
 from rag.check.scoring import SourceScore, score_against_group, score_against_sources
 from rag.check.sentences import Support
 from rag.check.support_model import load_support_model
@@ -46,6 +46,7 @@ from rag.check.verdicts import (
     CitationCheck,
     Suggestion,
     Verdict,
+    judged_reversal,
 )
 from rag.llm.types import ChatModel, Usage
 from rag.manuscripts.citing import Cite, CitingSentence, Context
@@ -277,7 +278,10 @@ class ManuscriptChecker:
                 reading = read_against(text, [self._texts[paper.id]])
             label = MANUSCRIPT.label(score.support, reading, score.conflict)
             reversed_here = MANUSCRIPT.reversals(reading)
-            contradiction = describe(reversed_here, "the abstract") if reversed_here else self._reverses(text, score)
+            model = self._fit_model()
+            gate = model.contradicted_at if model is not None else None
+            contradiction = describe(reversed_here, "the abstract") if reversed_here else ""
+            contradiction = contradiction or judged_reversal(text, score, gate)
             if self.judge is not None:
                 label = judge_with_model(text, [(1, paper)], self.judge, self.usage)
                 contradiction = "the model judge: the paper contradicts it" if label is Support.CONTRADICTED else ""
@@ -288,20 +292,6 @@ class ManuscriptChecker:
     def reading(self, text: str, paper: Paper) -> SourceScore:
         """How ``paper`` backs ``text``, as this check read it (read once; benchmarks calibrate on it)."""
         return self._pair(text, paper).score
-
-    def _reverses(self, text: str, score: SourceScore) -> str:
-        """The judge reads the abstract as stating the sentence's opposite (rag.check.rules.opposites), or as
-        saying otherwise surely enough (fit_model.json's gate); empty when neither. A denial in the first person
-        ("We were not able to outperform [x]") tells of the author's own work, into whose "not" the judge reads
-        "otherwise"."""
-        if score.opposite:
-            return STATES_OPPOSITE
-        model = self._fit_model()
-        if model is None or score.contradicted is None or score.contradicted < model.contradicted_at:
-            return ""
-        if denies(text) and first_person(text):
-            return ""
-        return "the abstract says otherwise"
 
     def _together(self, text: str, papers: Sequence[Paper]) -> Support:
         if self.judge is not None:

@@ -6,11 +6,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
+from rag.check.rules.polarity import denies, first_person
 from rag.check.sentences import Support
 from rag.manuscripts.citing import Cite, Context
 from rag.records import Paper
 from rag.text import printable
+
+if TYPE_CHECKING:
+    from rag.check.scoring import SourceScore
 
 NOT_IN_LIBRARY = "not in the library"
 TITLE_ONLY = "known by its title only: no abstract to check against"
@@ -21,6 +26,7 @@ STATED = "the abstract states it"
 NOT_STATED = "the abstract does not state it (fine: the paper may)"
 STATED_TOGETHER = "stated by the sentence's citations together"
 STATES_OPPOSITE = "the abstract states the opposite"
+SAYS_OTHERWISE = "the abstract says otherwise"
 # Two or more papers of one sentence that all fit it poorly: the sentence says more, or other, than its sources'
 # abstracts (a field's background, a lab's own step), not a mistyped key: a key typed wrong is one key.
 NONE_FIT = "fits the sentence poorly, as do the other papers it cites: not stated in their abstracts"
@@ -132,3 +138,17 @@ def finding(check: CitationCheck) -> str:
     if check.suggestions:
         line += "; better: " + ", ".join(printable(s.paper.citekey) for s in check.suggestions)
     return line
+
+
+def judged_reversal(text: str, score: SourceScore, contradicted_at: float | None) -> str:
+    """What the judge reads as reversed: the abstract stating the sentence's opposite (rag.check.rules.opposites),
+    or saying otherwise with P >= ``contradicted_at`` (fit_model.json's gate; None: never); empty when neither.
+    A denial in the first person ("We were not able to outperform [x]") tells of the author's own work, into
+    whose "not" the judge reads "otherwise"."""
+    if score.opposite:
+        return STATES_OPPOSITE
+    if contradicted_at is None or score.contradicted is None or score.contradicted < contradicted_at:
+        return ""
+    if denies(text) and first_person(text):
+        return ""
+    return SAYS_OTHERWISE
