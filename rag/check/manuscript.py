@@ -277,11 +277,10 @@ class ManuscriptChecker:
                     self._texts[paper.id] = CitedText.of(paper)
                 reading = read_against(text, [self._texts[paper.id]])
             label = MANUSCRIPT.label(score.support, reading, score.conflict)
-            reversed_here = MANUSCRIPT.reversals(reading)
-            model = self._fit_model()
-            gate = model.contradicted_at if model is not None else None
-            contradiction = describe(reversed_here, "the abstract") if reversed_here else ""
-            contradiction = contradiction or judged_reversal(text, score, gate)
+            if reversed_here := MANUSCRIPT.reversals(reading):
+                contradiction = describe(reversed_here, "the abstract")
+            else:
+                contradiction = judged_reversal(text, score, self._fit_model())
             if self.judge is not None:
                 label = judge_with_model(text, [(1, paper)], self.judge, self.usage)
                 contradiction = "the model judge: the paper contradicts it" if label is Support.CONTRADICTED else ""

@@ -15,6 +15,7 @@ from rag.records import Paper
 from rag.text import printable
 
 if TYPE_CHECKING:
+    from rag.check.paper_fit import FitModel
     from rag.check.scoring import SourceScore
 
 NOT_IN_LIBRARY = "not in the library"
@@ -140,14 +141,14 @@ def finding(check: CitationCheck) -> str:
     return line
 
 
-def judged_reversal(text: str, score: SourceScore, contradicted_at: float | None) -> str:
+def judged_reversal(text: str, score: SourceScore, model: FitModel | None) -> str:
     """What the judge reads as reversed: the abstract stating the sentence's opposite (rag.check.rules.opposites),
-    or saying otherwise with P >= ``contradicted_at`` (fit_model.json's gate; None: never); empty when neither.
-    A denial in the first person ("We were not able to outperform [x]") tells of the author's own work, into
-    whose "not" the judge reads "otherwise"."""
+    or saying otherwise surely enough (the model's ``contradicted_at``, calibrated on real theses; no model:
+    never); empty when neither. A denial in the first person ("We were not able to outperform [x]") tells of
+    the author's own work, into whose "not" the judge reads "otherwise"."""
     if score.opposite:
         return STATES_OPPOSITE
-    if contradicted_at is None or score.contradicted is None or score.contradicted < contradicted_at:
+    if model is None or score.contradicted is None or score.contradicted < model.contradicted_at:
         return ""
     if denies(text) and first_person(text):
         return ""
