@@ -280,6 +280,22 @@ def test_a_sentence_none_of_whose_papers_fits_is_a_note_not_wrong_keys(tmp_path:
     assert all("as do the other papers it cites" in c["reason"] and not c["suggestions"] for c in together)
 
 
+@needs_model
+def test_a_wrong_key_beside_a_paper_that_states_the_sentence_is_still_the_wrong_paper(tmp_path: Path, bib: Path) -> None:
+    """Read together, a sentence's papers state it whenever one of them does: a mistyped key beside the right
+    one is then shielded only where the sentence needs it, and here it does not."""
+    entries = (
+        "@article{park2021, title = {Afternoon caffeine and sleep in adults}, author = {Park, Jin}, year = {2021}, "
+        "abstract = {We followed 300 adults for a month. Drinking coffee after noon reduced their sleep quality "
+        "and shortened their sleep by 40 minutes.}}\n"
+    )
+    sentence = r"Drinking coffee after noon reduces sleep quality \citep{park2021, yuan2022}."
+    code, (right, mistyped) = checked_with(tmp_path, bib, entries, sentence)
+    assert (right["key"], right["verdict"]) == ("park2021", "fits_stated")
+    assert (mistyped["key"], mistyped["verdict"], mistyped["flagged"]) == ("yuan2022", "wrong_paper", True)
+    assert [s["citekey"] for s in mistyped["suggestions"]] == ["smith2020"] and code == 1
+
+
 def test_an_abstract_in_another_language_cannot_check_an_english_sentence(tmp_path: Path, bib: Path) -> None:
     """Born (1926) cited for the Born rule: its German abstract shares no word with the English sentence, which
     says nothing of the citation being wrong."""
