@@ -37,7 +37,8 @@ from typing import Any
 import numpy as np
 
 from rag.check import paper_fit
-from rag.check.manuscript import SUGGESTION_POOL, LibraryView, ManuscriptChecker
+from rag.check.library_view import LibraryView
+from rag.check.manuscript import SUGGESTION_POOL, ManuscriptChecker
 from rag.check.verdicts import CitationCheck, Verdict
 from rag.config import load_settings
 from rag.manuscripts.citing import CitingSentence, Manuscript

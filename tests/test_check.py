@@ -281,7 +281,7 @@ def test_a_sentence_none_of_whose_papers_fits_is_a_note_not_wrong_keys(tmp_path:
 
 
 @needs_model
-def test_a_wrong_key_beside_a_paper_that_states_the_sentence_is_still_the_wrong_paper(tmp_path: Path, bib: Path) -> None:
+def test_a_wrong_key_beside_a_paper_stating_the_sentence_is_still_the_wrong_paper(tmp_path: Path, bib: Path) -> None:
     """Read together, a sentence's papers state it whenever one of them does: a mistyped key beside the right
     one is then shielded only where the sentence needs it, and here it does not."""
     entries = (

@@ -7,7 +7,8 @@ read into claims), ``screen`` (fragments, titles restated, repeats), ``scoring``
 ``support_model``; ``model_judge`` for --verify llm) against ``sources``, ``reading`` (what the sentence adds
 to or changes in them, by the rules of the ``rules/`` subpackage), ``policy``, then ``answers`` (a model's
 reply as a checked answer), ``live`` (the streamed preview) and ``manuscript`` (a manuscript's citations,
-``verdicts`` and ``paper_fit``, the wrong-paper model). ``sentences`` holds the records, ``subjects`` names a
+``verdicts``, ``paper_fit``, the wrong-paper model, and ``named``, a sentence naming another paper's
+author; weighed against a ``library_view``). ``sentences`` holds the records, ``subjects`` names a
 vague subject.
 
 May import: rag.records, rag.errors, rag.config, rag.text, rag.corpus.identity, rag.llm (types, prompts),
@@ -31,9 +32,9 @@ if TYPE_CHECKING:  # the package's face, one list: what other packages, scripts 
     from rag.check.claims import rewrite_citation_runs as rewrite_citation_runs
     from rag.check.claims import split_cited_sentences as split_cited_sentences
     from rag.check.claims import with_citations as with_citations
+    from rag.check.library_view import LibraryView as LibraryView
     from rag.check.live import OnSentence as OnSentence
     from rag.check.live import SentenceFeed as SentenceFeed
-    from rag.check.manuscript import LibraryView as LibraryView
     from rag.check.manuscript import ManuscriptChecker as ManuscriptChecker
     from rag.check.markers import CITATION_GROUP as CITATION_GROUP
     from rag.check.markers import expand as expand

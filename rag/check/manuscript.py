@@ -2,7 +2,8 @@
 
 Its author read the whole paper, so what the abstract does not state is a note, not a problem. Problems are
 what a reviewer must catch: *likely the wrong paper* (the cited paper fits the sentence far less than other
-papers of the library do: rag.check.paper_fit, with the papers that fit better, keys ready to paste),
+papers of the library do: rag.check.paper_fit, with the papers that fit better, keys ready to paste; or
+the sentence names another paper's author: rag.check.named),
 *contradicts* (the abstract states the opposite: the sentence restates one of its sentences closely and
 reverses it, or the judge reads the abstract as stating its opposite or as saying otherwise, or the model judge
 says so with --verify llm), and *retracted*. Notes: *fits, stated* (with the
@@ -18,11 +19,12 @@ from dataclasses import dataclass, field
 from functools import cache, partial
 
 from rag.check.full_text import with_full_text
+from rag.check.library_view import LibraryView
 from rag.check.model_judge import judge_with_model
+from rag.check.named import named_instead
 from rag.check.paper_fit import (
     CONTEXT_SENTENCES,
     FitModel,
-    ManuscriptScores,
     Pair,
     features,
     generic_citation,
@@ -49,36 +51,18 @@ from rag.check.verdicts import (
     Verdict,
     judged_reversal,
 )
+from rag.corpus.identity import surname
 from rag.llm.types import ChatModel, Usage
 from rag.manuscripts.citing import Cite, CitingSentence, Context
 from rag.records import Paper, ProgressFn
 from rag.text import plural, reads_as_english
 
-Resolve = Callable[[str], Paper | None]
-# A key the library does not have -> the keys it may have meant ("did you mean").
-NearKeys = Callable[[str], list[str]]
 MAX_SUGGESTIONS = 3
 # Papers of the library (closest to the sentence first) weighed as better fits for a flagged citation.
 SUGGESTION_POOL = 10
 # Not sentences (a table row's cells side by side, a heading): read leniently, never called a problem
 # (a retraction is one wherever it is cited).
 LENIENT = (Context.TABLE, Context.HEADING)
-
-
-@dataclass
-class LibraryView:
-    """What the checker weighs citations against: ``resolve`` a key (None: not in the library), ``near`` keys
-    for one it lacks, the manuscript's sentences scored against every paper (``scores``, columns by paper id
-    in ``column``), and ``papers`` in column order."""
-
-    resolve: Resolve
-    near: NearKeys = lambda _: []
-    scores: ManuscriptScores | None = None
-    column: dict[str, int] = field(default_factory=dict)
-    papers: Sequence[Paper] = ()
-    # A key one of the manuscript's bibliography files holds although the library has no paper for it (an entry
-    # with no title or abstract, such as a private communication): LaTeX prints it, so it is not missing.
-    listed: Callable[[str], bool] = lambda _: False
 
 
 @dataclass(frozen=True)
@@ -218,10 +202,11 @@ class ManuscriptChecker:
         stated = check.verdict is Verdict.FITS_STATED
         wrong = wrong and not (stated and (check.reason != STATED_TOGETHER or not stated_without(paper)))
         meant = self._clearly_meant(place, paper, fit or 0.0) if wrong else []
-        if meant:
+        by_name = self._named_instead(place, paper) if wrong and not meant else []
+        if meant or by_name:
             check.verdict = Verdict.WRONG_PAPER
-            check.suggestions = meant[: self.max_suggestions]
-            check.reason = _misfit(paper, self.library, place.index)
+            check.suggestions = (meant or by_name)[: self.max_suggestions]
+            check.reason = _misfit(paper, self.library, place.index) if meant else _names_other(by_name[0].paper)
         return check
 
     def _fit(self, place: _Place, paper: Paper) -> tuple[float | None, float | None, bool]:
@@ -348,6 +333,21 @@ class ManuscriptChecker:
                 chosen.append(Suggestion(paper, label, round(probability, 4), evidence, round(stated, 4)))
         return sorted(chosen, key=lambda s: (-s.stated, -s.score))
 
+    def _named_instead(self, place: _Place, cited: Paper) -> list[Suggestion]:
+        """The paper whose author the sentence names ("Fucci et al."), when it cites another (rag.check.named)."""
+        column, papers, scores, model = self.library.column, self.library.papers, self.library.scores, self._fit_model()
+        siblings = [column[s] for s in place.siblings if s in column]
+        meant = named_instead(place.shown, [cited, *(papers[j] for j in siblings)], papers)
+        if meant is None or scores is None or model is None or meant.id not in column:
+            return []
+        pairing = None if meant.no_abstract else self._pair(place.text, meant)
+        support = 0.0 if pairing is None else pairing.score.fitted
+        fits = model.probability(features(scores, Pair(place.index, column[meant.id], place.text, support, siblings)))
+        label, evidence = (Support.CANNOT_CHECK, "") if pairing is None else (pairing.label, pairing.score.sentence)
+        return [
+            Suggestion(meant, label, round(fits, 4), evidence, 0.0 if pairing is None else round(_stated(pairing), 4))
+        ]
+
     def _fitted(self, text: str, paper: Paper) -> float:
         """The fitted support score of the pair (what the fit model weighs), without the judge's reading."""
         key = (text, paper.id)
@@ -382,6 +382,10 @@ def _stated(pairing: _Pairing) -> float:
     the fitted check gives it the top label."""
     stated = pairing.score.stated
     return stated if stated is not None else float(pairing.label.is_top)
+
+
+def _names_other(meant: Paper) -> str:
+    return f"the sentence names {surname(meant.authors[0]).strip()}, who did not write the paper cited"
 
 
 def _misfit(paper: Paper, library: LibraryView, index: int) -> str:

@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from rag.check.judge import keep_readings
-from rag.check.manuscript import LibraryView, ManuscriptChecker
+from rag.check.library_view import LibraryView
+from rag.check.manuscript import ManuscriptChecker
 from rag.check.paper_fit import ManuscriptScores
 from rag.check.verdicts import CitationCheck
 from rag.errors import RagError

@@ -16,7 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from rag.check.judge import keep_readings
-from rag.check.manuscript import LibraryView, ManuscriptChecker
+from rag.check.library_view import LibraryView
+from rag.check.manuscript import ManuscriptChecker
 from rag.check.paper_fit import ManuscriptScores, surnames_of
 from rag.corpus.bib_keys import bib_keys
 from rag.errors import InputError, NotFoundError

@@ -1,0 +1,42 @@
+"""The work a sentence names by its author ("Fucci et al. replicated it with EEG"), when that is not the paper
+it cites: a mistyped key the sentence itself tells, whatever the abstracts say.
+
+Only the forms that cite a work are read: "Surname et al.", "Surname (2019)", "Surname and Other (2019)".
+"Bell's theorem" or "Newton step" name a method, which any paper may be cited for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag.check.paper_fit import fold_name, surnames_of
+from rag.corpus.identity import surname
+from rag.records import Paper
+
+_NAME = r"[^\W\d_][\w'’-]+"
+_AUTHOR_CITED = re.compile(
+    rf"\b({_NAME})(?=\s+et\s+al\b|\s+(?:and|&)\s+{_NAME}\s+\(\s*(?:19|20)\d\d|\s+\(\s*(?:19|20)\d\d[a-z]?\s*\))"
+)
+
+
+def authors_named(sentence: str) -> frozenset[str]:
+    """The surnames ``sentence`` names as a work's authors, folded ("Fucci et al." -> "fucci")."""
+    return frozenset(fold_name(name) for name in _AUTHOR_CITED.findall(sentence) if name[0].isupper())
+
+
+def first_author(paper: Paper) -> str:
+    """The last word of the paper's first author's surname, folded ("" when it names none)."""
+    name = surname(paper.authors[0]).strip() if paper.authors else ""
+    return fold_name(name.split()[-1]) if name else ""
+
+
+def named_instead(sentence: str, cited: Sequence[Paper], library: Sequence[Paper]) -> Paper | None:
+    """The one paper of ``library`` whose first author ``sentence`` names, when the sentence names no author of
+    the ``cited`` papers and that paper is not among them; None otherwise (no name, or several such papers)."""
+    names = authors_named(sentence)
+    if not names or any(names & surnames_of(paper.authors) for paper in cited):
+        return None
+    taken = {paper.id for paper in cited}
+    meant = [paper for paper in library if paper.id not in taken and first_author(paper) in names]
+    return meant[0] if len(meant) == 1 else None
