@@ -71,3 +71,16 @@ def test_lay_words_for_what_the_paper_says_are_not_another_subject() -> None:
     assert not misses_key_concepts(lay, hits(TENANCY), embedder)
     other_subject = "Does giving renters a free lawyer change custody outcomes for divorcing parents?"
     assert misses_key_concepts(other_subject, hits(TENANCY), embedder)
+
+
+def test_papers_holding_half_each_do_not_answer_a_question_on_both() -> None:
+    """Each paper is read alone: one on Black attorneys and one on medical boards do not answer a question on
+    medical boards disciplining Black physicians (pooled, they held its rare terms)."""
+    attorneys = Paper(
+        id="a", title="Black attorneys at large firms", text="Black attorneys left large law firms sooner."
+    )
+    boards = Paper(id="m", title="Medical boards", text="Medical boards disciplined surgeons for prescribing errors.")
+    question = "Do medical boards discipline Black physicians more harshly than attorneys?"
+    assert misses_key_concepts(question, hits(attorneys, boards))
+    both = Paper(id="x", title="Race and medical board discipline", text="Medical boards disciplined Black physicians.")
+    assert not misses_key_concepts(question, hits(attorneys, boards, both))
