@@ -93,7 +93,8 @@ def check(
     """Check a manuscript's citations against the library, like a linter.
 
     Problems (exit 1, see --fail-on): likely the wrong paper (it fits the sentence far less than other papers
-    of the library; those are named, keys ready to paste), contradicts (the abstract states the opposite),
+    of the library and one of them is clearly meant, or the sentence names another paper's author, "Fucci et
+    al."; those are named, keys ready to paste), contradicts (the abstract states the opposite),
     retracted, a key missing from the bibliography (LaTeX prints "?"). Notes: fits, stated (with the
     evidence); fits, not stated in the abstract (fine: the paper may state it); cannot check (title only, an
     abstract in another language, no sentence). Exit 2 when the check could not run.
