@@ -49,6 +49,9 @@ def test_the_named_paper_is_meant_only_when_it_is_the_one_and_not_cited() -> Non
     assert named_instead("Nothing named here.", [peters], library) is None
     second = paper("fucci2021", "Fucci, Davide")
     assert named_instead(said, [peters], [*library, second]) is None  # which of Fucci's papers: not told
+    fucci.year, second.year = 2019, 2021
+    dated = "The EEG replication by Fucci et al. (2021) found the same."
+    assert named_instead(dated, [peters], [*library, second]) == second
 
 
 @needs_model  # the wrong paper needs the fit, which weighs vectors

@@ -18,6 +18,7 @@ _NAME = r"[^\W\d_][\w'’-]+"
 _AUTHOR_CITED = re.compile(
     rf"\b({_NAME})(?=\s+et\s+al\b|\s+(?:and|&)\s+{_NAME}\s+\(\s*(?:19|20)\d\d|\s+\(\s*(?:19|20)\d\d[a-z]?\s*\))"
 )
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
 def authors_named(sentence: str) -> frozenset[str]:
@@ -32,11 +33,15 @@ def first_author(paper: Paper) -> str:
 
 
 def named_instead(sentence: str, cited: Sequence[Paper], library: Sequence[Paper]) -> Paper | None:
-    """The one paper of ``library`` whose first author ``sentence`` names, when the sentence names no author of
-    the ``cited`` papers and that paper is not among them; None otherwise (no name, or several such papers)."""
+    """The one paper of ``library`` whose first author ``sentence`` names (of several, the one of the year it
+    gives), when the sentence names no author of the ``cited`` papers and that paper is not among them; None
+    otherwise."""
     names = authors_named(sentence)
     if not names or any(names & surnames_of(paper.authors) for paper in cited):
         return None
     taken = {paper.id for paper in cited}
     meant = [paper for paper in library if paper.id not in taken and first_author(paper) in names]
+    if len(meant) > 1:  # one author's papers: the year the sentence gives tells which
+        years = {int(year) for year in _YEAR.findall(sentence)}
+        meant = [paper for paper in meant if paper.year in years]
     return meant[0] if len(meant) == 1 else None
