@@ -21,7 +21,7 @@ from functools import cache, partial
 from rag.check.full_text import with_full_text
 from rag.check.library_view import LibraryView
 from rag.check.model_judge import judge_with_model
-from rag.check.named import named_instead
+from rag.check.named import named_instead, names_another
 from rag.check.paper_fit import (
     CONTEXT_SENTENCES,
     FitModel,
@@ -51,7 +51,6 @@ from rag.check.verdicts import (
     Verdict,
     judged_reversal,
 )
-from rag.corpus.identity import surname
 from rag.llm.types import ChatModel, Usage
 from rag.manuscripts.citing import Cite, CitingSentence, Context
 from rag.records import Paper, ProgressFn
@@ -89,6 +88,10 @@ class _Place:
         siblings = tuple(p.id for p in papers if p is not None and p.id != own)
         same_key = cited_in.get(own, []) if own is not None else []
         return cls(index, sentence.reading, siblings, same_key, sentence.text)
+
+    def sibling_columns(self, column: dict[str, int]) -> list[int]:
+        """The columns (LibraryView.column) of the other papers the sentence cites."""
+        return [column[s] for s in self.siblings if s in column]
 
 
 @dataclass
@@ -206,7 +209,7 @@ class ManuscriptChecker:
         if meant or by_name:
             check.verdict = Verdict.WRONG_PAPER
             check.suggestions = (meant or by_name)[: self.max_suggestions]
-            check.reason = _misfit(paper, self.library, place.index) if meant else _names_other(by_name[0].paper)
+            check.reason = _misfit(paper, self.library, place.index) if meant else names_another(by_name[0].paper)
         return check
 
     def _fit(self, place: _Place, paper: Paper) -> tuple[float | None, float | None, bool]:
@@ -223,7 +226,7 @@ class ManuscriptChecker:
         if scores is None or paper.id not in column:
             return None
         support = 0.0 if paper.no_abstract else self._pair(place.text, paper).score.fitted
-        siblings_at = [column[s] for s in place.siblings if s in column]
+        siblings_at = place.sibling_columns(column)
         nearby = [column[p] for p in self._nearby.get(place.index, ()) if p in column and p != paper.id]
         pair = Pair(place.index, column[paper.id], place.text, support, siblings_at, place.same_key, nearby)
         return features(scores, pair)
@@ -311,7 +314,7 @@ class ManuscriptChecker:
         row = scores.similarity[index] if scores.has_vectors else scores.lexical[index]
         taken = {cited.id, *siblings}
         ranked = [int(j) for j in row.argsort()[::-1] if self.library.papers[int(j)].id not in taken]
-        columns = [self.library.column[s] for s in siblings if s in self.library.column]
+        columns = place.sibling_columns(self.library.column)
         chosen: list[Suggestion] = []
         for j in ranked[:SUGGESTION_POOL]:
             paper = self.library.papers[j]
@@ -328,25 +331,20 @@ class ManuscriptChecker:
                 continue
             stated = 0.0 if pairing is None else _stated(pairing)
             if model.clearly_meant(stated, probability):
-                label = Support.CANNOT_CHECK if pairing is None else pairing.label
-                evidence = "" if pairing is None else pairing.score.sentence
-                chosen.append(Suggestion(paper, label, round(probability, 4), evidence, round(stated, 4)))
+                chosen.append(_suggested(paper, pairing, probability))
         return sorted(chosen, key=lambda s: (-s.stated, -s.score))
 
     def _named_instead(self, place: _Place, cited: Paper) -> list[Suggestion]:
         """The paper whose author the sentence names ("Fucci et al."), when it cites another (rag.check.named)."""
         column, papers, scores, model = self.library.column, self.library.papers, self.library.scores, self._fit_model()
-        siblings = [column[s] for s in place.siblings if s in column]
+        siblings = place.sibling_columns(column)
         meant = named_instead(place.shown, [cited, *(papers[j] for j in siblings)], papers)
         if meant is None or scores is None or model is None or meant.id not in column:
             return []
         pairing = None if meant.no_abstract else self._pair(place.text, meant)
         support = 0.0 if pairing is None else pairing.score.fitted
         fits = model.probability(features(scores, Pair(place.index, column[meant.id], place.text, support, siblings)))
-        label, evidence = (Support.CANNOT_CHECK, "") if pairing is None else (pairing.label, pairing.score.sentence)
-        return [
-            Suggestion(meant, label, round(fits, 4), evidence, 0.0 if pairing is None else round(_stated(pairing), 4))
-        ]
+        return [_suggested(meant, pairing, fits)]
 
     def _fitted(self, text: str, paper: Paper) -> float:
         """The fitted support score of the pair (what the fit model weighs), without the judge's reading."""
@@ -384,8 +382,12 @@ def _stated(pairing: _Pairing) -> float:
     return stated if stated is not None else float(pairing.label.is_top)
 
 
-def _names_other(meant: Paper) -> str:
-    return f"the sentence names {surname(meant.authors[0]).strip()}, who did not write the paper cited"
+def _suggested(paper: Paper, pairing: _Pairing | None, fits: float) -> Suggestion:
+    """``paper`` suggested instead, with how well it ``fits`` and what the check read of it (None: known by its
+    title only)."""
+    if pairing is None:
+        return Suggestion(paper, Support.CANNOT_CHECK, round(fits, 4), "")
+    return Suggestion(paper, pairing.label, round(fits, 4), pairing.score.sentence, round(_stated(pairing), 4))
 
 
 def _misfit(paper: Paper, library: LibraryView, index: int) -> str:

@@ -26,12 +26,6 @@ def authors_named(sentence: str) -> frozenset[str]:
     return frozenset(fold_name(name) for name in _AUTHOR_CITED.findall(sentence) if name[0].isupper())
 
 
-def first_author(paper: Paper) -> str:
-    """The last word of the paper's first author's surname, folded ("" when it names none)."""
-    name = surname(paper.authors[0]).strip() if paper.authors else ""
-    return fold_name(name.split()[-1]) if name else ""
-
-
 def named_instead(sentence: str, cited: Sequence[Paper], library: Sequence[Paper]) -> Paper | None:
     """The one paper of ``library`` whose first author ``sentence`` names (of several, the one of the year it
     gives), when the sentence names no author of the ``cited`` papers and that paper is not among them; None
@@ -40,8 +34,13 @@ def named_instead(sentence: str, cited: Sequence[Paper], library: Sequence[Paper
     if not names or any(names & surnames_of(paper.authors) for paper in cited):
         return None
     taken = {paper.id for paper in cited}
-    meant = [paper for paper in library if paper.id not in taken and first_author(paper) in names]
+    meant = [paper for paper in library if paper.id not in taken and names & surnames_of(paper.authors[:1])]
     if len(meant) > 1:  # one author's papers: the year the sentence gives tells which
         years = {int(year) for year in _YEAR.findall(sentence)}
         meant = [paper for paper in meant if paper.year in years]
     return meant[0] if len(meant) == 1 else None
+
+
+def names_another(meant: Paper) -> str:
+    """Why the cited paper is the wrong one, said of the paper ``named_instead`` found."""
+    return f"the sentence names {surname(meant.first_author or '').strip()}, who did not write the paper cited"
