@@ -33,7 +33,9 @@ BOX_DRAWING = set("─│╭╮╰╯┏┓┗┛━┃┡┩└┘┌┐├┤�
 )
 def test_a_closed_stdout_ends_quietly_with_exit_0(seeded: Path, args: list[str]) -> None:
     """`rag ask ... | head -1`: the reader stops reading; rag must not complain or fail (it exited 1 silently)."""
-    process = subprocess.Popen([*RAG, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=os.environ)
+    # As a user's shell runs it: stdout buffered (PYTHONUNBUFFERED would hide a write that fails only at exit).
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    process = subprocess.Popen([*RAG, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     assert process.stdout is not None and process.stderr is not None
     process.stdout.close()  # closed before rag writes a byte: every write meets a broken pipe
     errors = process.stderr.read().decode()

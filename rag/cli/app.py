@@ -22,7 +22,7 @@ from rag.cli import (
     writing,
 )
 from rag.cli.argv import hoist_global_options
-from rag.cli.runtime import STATE, leave_at_once
+from rag.cli.runtime import STATE, leave_at_once, silence_stdout
 
 help_format.use_conventional_argument_names()
 app = typer.Typer(
@@ -108,8 +108,18 @@ def main(args: list[str] | None = None) -> None:
     try:
         app(args=hoist_global_options(given, _command_names()), prog_name="rag")
     except SystemExit as done:  # typer ends every command this way, with its exit status
+        _deliver_stdout()
         leave_at_once(done.code)
         raise
+
+
+def _deliver_stdout() -> None:
+    """Flush what the command printed while a closed pipe can still be caught: the reader has what it wanted
+    (`rag papers | head`). Left to Python's exit, a stdout that is not unbuffered fails there, status 120."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
 
 
 def ask_main() -> None:
