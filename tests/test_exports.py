@@ -686,3 +686,30 @@ def test_an_unreadable_bib_beside_others_is_skipped_alone(tmp_path: Path) -> Non
     (tmp_path / "b.bib").write_bytes(b"\xff\xfe\x00@article{b, title = {Broken}}" + bytes(range(128, 256)))
     result = load_paths([tmp_path])
     assert [p.citekey for p in result.papers.values()] == ["a"]
+
+
+PLAIN_LATEX = ["{RNA} {Polymerase} {II}", "pp. 12--19", "1990---2000", "``quoted''", "Fig.~2", "a----b", "50% {of} x"]
+
+
+@pytest.mark.parametrize("value", PLAIN_LATEX)
+def test_latex_without_macros_or_math_reads_as_the_parser_reads_it(value: str) -> None:
+    from rag.corpus.latex import _convert
+
+    assert latex_to_text(value) == _convert(value.replace("%", r"\%"))
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="needs ../shared/real")
+def test_real_bibtex_values_without_macros_read_as_the_parser_reads_them() -> None:
+    import bibtexparser
+
+    from rag.corpus.latex import _convert
+
+    values = [
+        str(field.value)
+        for bib in sorted(REAL.rglob("*.bib"))[:6]
+        for entry in bibtexparser.parse_string(bib.read_text(errors="replace")).entries
+        for field in entry.fields
+        if re.search(r"[{}~]|--|``", str(field.value)) and not re.search(r"[\\$]", str(field.value))
+    ]
+    assert len(values) > 100
+    assert [latex_to_text(v) for v in values] == [_convert(v.replace("%", r"\%")) for v in values]
