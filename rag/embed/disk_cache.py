@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -34,17 +35,34 @@ class DiskVectors:
     def __init__(self, path: Path, capacity: int = MAX_DISK_TEXTS) -> None:
         self.path = path
         self.capacity = capacity
+        self._connection: sqlite3.Connection | None = None
+        self._lock = threading.Lock()  # an editor's server reads and writes from more than one thread
 
     @contextlib.contextmanager
     def _database(self) -> Iterator[sqlite3.Connection]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
-        try:
-            connection.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB NOT NULL)")
-            yield connection
-            connection.commit()
-        finally:
-            connection.close()
+        """The file, opened on first use and kept open, in write-ahead-log mode: a commit is not a flush to disk.
+        Opening the file and flushing at every commit took a second and a half of a thesis's check (the judge
+        writes after each of its ~900 small reads); a crash may lose the last rows now, never the file."""
+        with self._lock:
+            if self._connection is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                connection = sqlite3.connect(self.path, timeout=BUSY_SECONDS, check_same_thread=False)
+                try:
+                    connection.execute("PRAGMA journal_mode=WAL")
+                    connection.execute("PRAGMA synchronous=NORMAL")
+                    connection.execute(
+                        "CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB NOT NULL)"
+                    )
+                except sqlite3.Error:
+                    connection.close()
+                    raise
+                self._connection = connection
+            try:
+                yield self._connection
+                self._connection.commit()
+            except BaseException:
+                self._connection.rollback()
+                raise
 
     def read(self, keys: Sequence[str]) -> dict[str, Vectors]:
         found: dict[str, Vectors] = {}
