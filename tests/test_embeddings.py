@@ -35,6 +35,24 @@ def test_same_vectors_as_chromas_default_function() -> None:
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
 
 
+@needs_model
+def test_many_texts_embedded_side_by_side_get_the_vectors_each_gets_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rag.embed.onnx as onnx
+
+    assert MODEL_DIR is not None
+    files = model_files_dir(MODEL_DIR)
+    assert files is not None
+    papers = [p.searchable_text() for p in load_paths([SEEDS]).papers.values()]
+    texts = [f"{text} ({n})" for n in range(4) for text in papers]  # more than LANES_FROM_TEXTS, in no order
+    monkeypatch.setattr(onnx.os, "cpu_count", lambda: 2)
+    embedder = OnnxMiniLM(files, batch_size=1)
+    assert len(texts) >= onnx.LANES_FROM_TEXTS
+    together = embedder.embed(texts)
+    assert len(embedder._lanes) == 2, "embedded on one-thread sessions side by side"
+    alone = np.stack([embedder.embed([text])[0] for text in texts[::15]])
+    assert np.array_equal(together[::15], alone)
+
+
 def test_missing_model_folder_means_lexical_with_notice(tmp_path: Path) -> None:
     choice = choose_embedder(load_settings(embed_model_dir=tmp_path))
     assert choice.embedder is None
