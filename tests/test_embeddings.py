@@ -48,7 +48,7 @@ def test_many_texts_embedded_side_by_side_get_the_vectors_each_gets_alone(monkey
     embedder = OnnxMiniLM(files, batch_size=1)
     assert len(texts) >= onnx.LANES_FROM_TEXTS
     together = embedder.embed(texts)
-    assert len(embedder._lanes) == 2, "embedded on one-thread sessions side by side"
+    assert embedder._bulk is not None and embedder._bulk.count == 2, "embedded on one-thread sessions side by side"
     alone = np.stack([embedder.embed([text])[0] for text in texts[::15]])
     assert np.array_equal(together[::15], alone)
 

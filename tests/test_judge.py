@@ -79,6 +79,23 @@ def test_a_sentence_longer_than_the_judges_budget_is_read_not_refused() -> None:
     assert rows.shape == (2, 3) and np.allclose(rows.sum(axis=1), 1.0, atol=1e-4)
 
 
+def test_a_pair_reads_the_same_whatever_is_read_with_it() -> None:
+    """The int8 judge quantises what it reads at once by its range: a pair read beside others, padded to their
+    length, came out up to 0.2 apart from the same pair alone, so a verdict hung on its neighbours."""
+    model_file, tokenizer_file, _ = judge.judge_files()
+    sentences = [
+        "Night shifts raise diabetes risk.",
+        "Nurses younger than 40 showed a stronger association between night shifts and type 2 diabetes.",
+        "Sleep duration explained the difference.",
+        "Shift work is rare.",
+        "Transformers pretrained on code generate unit tests for programs written in many languages.",
+    ]
+    pairs = [(passage, sentence) for sentence in sentences for passage in (ABSTRACT, ABSTRACT.split(". ")[1])]
+    together = CrossEncoder(model_file, tokenizer_file, judge.MAX_TOKENS).probabilities(pairs)
+    alone = np.stack([CrossEncoder(model_file, tokenizer_file, judge.MAX_TOKENS).probabilities([p])[0] for p in pairs])
+    assert np.array_equal(together, alone)
+
+
 def test_readings_kept_on_disk_answer_a_later_run_without_reading_again(tmp_path: Path) -> None:
     model_file, tokenizer_file, _ = judge.judge_files()
     pairs = [(ABSTRACT, "Night shifts raise diabetes risk."), (ABSTRACT, "Nurses slept less.")]

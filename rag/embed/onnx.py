@@ -7,10 +7,8 @@ which gives the same vectors (mean pooling ignores padding) several times faster
 from __future__ import annotations
 
 import os
-import queue
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rag.config import DEFAULT_EMBED_MODEL
+from rag.embed.lanes import Lanes
 from rag.embed.types import Vectors
 from rag.errors import ModelUnavailableError
 from rag.records import ProgressFn
@@ -77,7 +76,7 @@ class OnnxMiniLM:
         self.max_tokens = max_tokens
         self._session: onnxruntime.InferenceSession | None = None
         self._tokenizer: Any = None
-        self._lanes: list[onnxruntime.InferenceSession] = []
+        self._bulk: Lanes | None = None
         self._lanes_made = threading.Lock()
 
     def _load(self) -> tuple[onnxruntime.InferenceSession, Any]:
@@ -112,23 +111,13 @@ class OnnxMiniLM:
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
         return options
 
-    def _lane_sessions(self) -> list[onnxruntime.InferenceSession]:
+    def _lanes(self) -> Lanes | None:
         """One-thread sessions, one per core, made on first bulk use (the main session stays for queries)."""
         count = min(os.cpu_count() or 1, MAX_LANES)
         with self._lanes_made:
-            if self._lanes or count < 2:
-                return self._lanes
-            import onnxruntime
-
-            options = self.session_options()
-            options.intra_op_num_threads = 1
-            self._lanes = [
-                onnxruntime.InferenceSession(
-                    str(self.model_file()), sess_options=options, providers=["CPUExecutionProvider"]
-                )
-                for _ in range(count)
-            ]
-        return self._lanes
+            if self._bulk is None and count > 1:
+                self._bulk = Lanes.open(self.model_file(), self.session_options(), count)
+        return self._bulk
 
     def embed(self, texts: Sequence[str], progress: ProgressFn | None = None) -> Vectors:
         session, tokenizer = self._load()
@@ -137,45 +126,21 @@ class OnnxMiniLM:
         batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
         out = np.zeros((len(texts), VECTOR_SIZE), dtype=np.float32)
 
-        def run(batch: list[int], on: onnxruntime.InferenceSession) -> Vectors:
+        def run(on: onnxruntime.InferenceSession, batch: list[int]) -> Vectors:
             encoded = tokenizer.encode_batch([texts[i] for i in batch])
             ids = np.array([e.ids for e in encoded], dtype=np.int64)
             mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
             return self.run_batch(on, ids, mask)
 
+        lanes = self._lanes() if len(texts) >= LANES_FROM_TEXTS else None
+        embedded = lanes.map(run, batches) if lanes is not None else (run(session, batch) for batch in batches)
         done = 0
-        lanes = self._lane_sessions() if len(texts) >= LANES_FROM_TEXTS else []
-        for batch, vectors in zip(batches, self._each(batches, run, session, lanes), strict=True):
+        for batch, vectors in zip(batches, embedded, strict=True):
             out[batch] = vectors
             done += len(batch)
             if progress:
                 progress("embedding", done, len(texts))
         return out
-
-    def _each(
-        self,
-        batches: list[list[int]],
-        run: Callable[[list[int], onnxruntime.InferenceSession], Vectors],
-        session: onnxruntime.InferenceSession,
-        lanes: list[onnxruntime.InferenceSession],
-    ) -> Iterator[Vectors]:
-        """Each batch's vectors in order: on the one-thread ``lanes`` side by side, if any, else on ``session``."""
-        if not lanes:
-            yield from (run(batch, session) for batch in batches)
-            return
-        free: queue.SimpleQueue[onnxruntime.InferenceSession] = queue.SimpleQueue()
-        for lane in lanes:
-            free.put(lane)
-
-        def on_a_free_lane(batch: list[int]) -> Vectors:
-            lane = free.get()
-            try:
-                return run(batch, lane)
-            finally:
-                free.put(lane)
-
-        with ThreadPoolExecutor(max_workers=len(lanes)) as pool:
-            yield from pool.map(on_a_free_lane, batches)
 
     def run_batch(self, session: onnxruntime.InferenceSession, ids: TokenIds, mask: TokenIds) -> Vectors:
         """Unit vectors of one padded batch: the model's token states, mean-pooled over real tokens."""
