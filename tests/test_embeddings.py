@@ -44,7 +44,7 @@ def test_many_texts_embedded_side_by_side_get_the_vectors_each_gets_alone(monkey
     assert files is not None
     papers = [p.searchable_text() for p in load_paths([SEEDS]).papers.values()]
     texts = [f"{text} ({n})" for n in range(4) for text in papers]  # more than LANES_FROM_TEXTS, in no order
-    monkeypatch.setattr(onnx.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(onnx, "lane_count", lambda: 2)
     embedder = OnnxMiniLM(files, batch_size=1)
     assert len(texts) >= onnx.LANES_FROM_TEXTS
     together = embedder.embed(texts)

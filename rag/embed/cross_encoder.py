@@ -13,7 +13,6 @@ manuscript's citation, then the same key elsewhere).
 from __future__ import annotations
 
 import hashlib
-import os
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rag.embed.disk_cache import DiskVectors, text_key
-from rag.embed.lanes import Lanes
+from rag.embed.lanes import Lanes, lane_count
 from rag.errors import ModelUnavailableError
 
 if TYPE_CHECKING:
@@ -34,20 +33,17 @@ Probabilities = npt.NDArray[np.float32]
 REMEMBERED_PAIRS = 50_000
 # Readings kept on disk (keep_on_disk): a few rows of 3 numbers each per citation, some 20 MB at most.
 DISK_READINGS = 200_000
-# One-thread sessions the judge reads on side by side: the machine's cores, at most this many.
-MAX_JUDGE_THREADS = 4
-JUDGE_THREADS = min(os.cpu_count() or 1, MAX_JUDGE_THREADS)
 
 
 class CrossEncoder:
     """An ONNX cross-encoder (``model.onnx`` inputs input_ids, attention_mask, token_type_ids; output logits)
     and its ``tokenizer.json``, loaded on first use."""
 
-    def __init__(self, model_file: Path, tokenizer_file: Path, max_tokens: int, threads: int = JUDGE_THREADS) -> None:
+    def __init__(self, model_file: Path, tokenizer_file: Path, max_tokens: int, threads: int | None = None) -> None:
         self.model_file = model_file
         self.tokenizer_file = tokenizer_file
         self.max_tokens = max_tokens
-        self.threads = threads
+        self.threads = threads or lane_count()  # one-thread sessions read on side by side
         self._lanes: Lanes | None = None
         self._tokenizer: Any = None
         self._memory: OrderedDict[tuple[str, str], Probabilities] = OrderedDict()

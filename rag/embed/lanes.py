@@ -7,6 +7,7 @@ numbers on one thread as on two, so the lanes change how fast, never what comes 
 
 from __future__ import annotations
 
+import os
 import queue
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +20,13 @@ if TYPE_CHECKING:
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 Work = Callable[["onnxruntime.InferenceSession", Item], Result]
+# Lanes at most, however many cores: past a few, each lane's memory buys little.
+MAX_LANES = 4
+
+
+def lane_count() -> int:
+    """Lanes for this machine: one per core, at most MAX_LANES."""
+    return min(os.cpu_count() or 1, MAX_LANES)
 
 
 class Lanes:

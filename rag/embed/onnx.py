@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rag.config import DEFAULT_EMBED_MODEL
-from rag.embed.lanes import Lanes
+from rag.embed.lanes import Lanes, lane_count
 from rag.embed.types import Vectors
 from rag.errors import ModelUnavailableError
 from rag.records import ProgressFn
@@ -39,11 +39,10 @@ MAX_TOKENS = 256
 # Small batches measured fastest on 2 cores (benchmarks/ingest_speed.py).
 EMBED_BATCH_SIZE = 8
 VECTOR_SIZE = 384
-# Many texts are embedded by one-thread sessions side by side, one per core (at most this many): on 2 cores two
-# such sessions embed an abstract in 8.8 ms where one session on both cores takes 11.2 (int8, one text a batch;
-# the vectors are identical). A query, or a few texts, still runs on one session with every core: making the
-# one-thread sessions (0.12 s each int8, 0.19 s fp32) pays from about a hundred texts.
-MAX_LANES = 4
+# Many texts are embedded by one-thread sessions side by side (rag.embed.lanes): on 2 cores two such sessions
+# embed an abstract in 8.8 ms where one session on both cores takes 11.2 (int8, one text a batch; the vectors
+# are identical). A query, or a few texts, still runs on one session with every core: making the one-thread
+# sessions (0.12 s each int8, 0.19 s fp32) pays from about a hundred texts.
 LANES_FROM_TEXTS = 128
 
 
@@ -113,7 +112,7 @@ class OnnxMiniLM:
 
     def _lanes(self) -> Lanes | None:
         """One-thread sessions, one per core, made on first bulk use (the main session stays for queries)."""
-        count = min(os.cpu_count() or 1, MAX_LANES)
+        count = lane_count()
         with self._lanes_made:
             if self._bulk is None and count > 1:
                 self._bulk = Lanes.open(self.model_file(), self.session_options(), count)
