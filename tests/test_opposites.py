@@ -39,6 +39,8 @@ def judge_on() -> None:
         ),
         ("Sleep was measured in 40 adults.", []),
         ("We were not able to replicate the link.", []),  # the author's own work, set against the source's
+        ("The mechanism is reviewed elsewhere and is not the focus of this chapter.", []),  # the thesis itself
+        ("This study did not find an effect.", [("This study did find an effect.", Turn.DENIAL)]),  # the one cited
         ("Our cohort showed no higher risk.", [("Our cohort showed no lower risk.", Turn.DIRECTION)]),
         ("The US trial found no effect.", [("The US trial found effect.", Turn.DENIAL)]),
     ],

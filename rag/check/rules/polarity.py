@@ -107,12 +107,16 @@ def denies(text: str) -> bool:
     return any(DENIAL.fullmatch(w) for w in words(text))
 
 
-# "I" is left out: "type I", "phase I", "Class I"; "US" is a country.
-_FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]urs?|us|[Mm]y)\b")
+# "I" is left out: "type I", "phase I", "Class I"; "US" is a country. The thesis itself ("is not the focus of
+# this chapter") is the author's work too; "this study" and "this work" are left out: they often mean the paper
+# cited.
+_FIRST_PERSON = re.compile(
+    r"\b(?:[Ww]e|[Oo]urs?|us|[Mm]y)\b|\b[Tt]his (?:chapter|thesis|dissertation|section|manuscript)\b"
+)
 
 
 def first_person(text: str) -> bool:
-    """Whether the text speaks in the first person: of the author's own work."""
+    """Whether the text speaks in the first person, or of the thesis itself: of the author's own work."""
     return bool(_FIRST_PERSON.search(text))
 
 
