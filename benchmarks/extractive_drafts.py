@@ -13,6 +13,8 @@ temporary folder. Measured per draft:
 - from sources: share of sentences whose every content word is in what they cite (title, abstract, authors,
   year) or is one of the fixed words the generator adds (connectives, "Several works address", "write that");
 - first person: sentences with "we", "our", "us" outside a quotation (goal 0);
+- findings (issue 39 items 1 and 4): of the sentences citing one paper whose abstract states a finding
+  (rag.corpus.roles), those whose source sentence reports one rather than the paper's aim, method or background;
 - grouping (issue 39 item 4): sentences citing two papers or more, theme openers (sentences made from the
   theme's shared words, provenance ``theme``), connectives ("Similarly,", "In contrast,", "whereas", ...), and
   the themes' names (rag.writing.outline.theme_names over the papers each paragraph cites): how many names
@@ -49,11 +51,12 @@ from rag.check.rules.alignment import content_words  # noqa: E402
 from rag.check.sentences import Answer, AnswerMode, CitedSentence  # noqa: E402
 from rag.check.sources import source_block  # noqa: E402
 from rag.config import Settings, load_settings  # noqa: E402
+from rag.corpus.roles import findings_share  # noqa: E402
 from rag.services import ingest as ingest_service  # noqa: E402
 from rag.services.context import Context  # noqa: E402
 from rag.services.drafting import draft  # noqa: E402
 from rag.services.requests import DraftRequest, SearchRequest, WritingOptions  # noqa: E402
-from rag.text import tokenize  # noqa: E402
+from rag.text import split_sentences, tokenize  # noqa: E402
 from rag.writing.outline import theme_names  # noqa: E402
 
 K = 20
@@ -128,9 +131,30 @@ def _from_sources(answer: Answer, sentence: CitedSentence) -> tuple[frozenset[st
     return mine, frozenset(w for w in mine if w in known or set(tokenize(w)) <= stems)
 
 
+# A sentence reports a finding at this probability (rag.corpus.roles, as the draft reads it).
+FINDING_AT = 0.5
+
+
+def reports_finding(answer: Answer, sentence: CitedSentence) -> tuple[bool, bool] | None:
+    """For a sentence citing one paper: whether its source sentence reports a finding (rag.corpus.roles, read in
+    its abstract), and whether the paper's abstract states one at all; None for a grouped or untraced sentence."""
+    papers = {c.n: c.paper for c in answer.citations}
+    if len(sentence.citations) != 1 or sentence.provenance is None or sentence.citations[0] not in papers:
+        return None
+    abstract = split_sentences(papers[sentence.citations[0]].text)
+    if not abstract:
+        return None
+    shares = findings_share(abstract)
+    source = set(tokenize(sentence.provenance.source))
+    closest = max(range(len(abstract)), key=lambda i: len(source & set(tokenize(abstract[i]))))
+    return bool(shares[closest] >= FINDING_AT), bool(shares.max() >= FINDING_AT)
+
+
 def sentence_measures(answer: Answer) -> dict[str, Any]:
-    """From sources (all content words, and the share of them) and first person outside quotations."""
+    """From sources (all content words, and the share of them), first person outside quotations, and sentences
+    reporting a finding where their paper states one."""
     whole, words, found, first_person = 0, 0, 0, 0
+    read = [reports_finding(answer, sentence) for sentence in answer.sentences]
     for sentence in answer.sentences:
         mine, known = _from_sources(answer, sentence)
         words += len(mine)
@@ -146,6 +170,9 @@ def sentence_measures(answer: Answer) -> dict[str, Any]:
         "words_from_sources": round(found / max(words, 1), 4),
         "first_person": first_person,
         "voices": _voices(answer),
+        # sentences citing one paper whose abstract states a finding, and of those, the sentences reporting one
+        "paper_states_finding": sum(bool(r and r[1]) for r in read),
+        "finding_where_stated": sum(bool(r and r[0] and r[1]) for r in read),
     }
 
 
@@ -315,6 +342,9 @@ def _print_summary(rows: list[dict[str, Any]]) -> None:
     themed = sum(r["paragraphs_with_theme_sentence"] for r in rows)
     print(f"paragraphs opened by a theme sentence: {themed}/{sum(r['paragraphs'] for r in rows)}")
     print(f"sentences citing 2+ papers: {sum(r['multi_cited'] for r in rows)}/{sentences}")
+    stated = sum(r["paper_states_finding"] for r in rows)
+    reporting = sum(r["finding_where_stated"] for r in rows)
+    print(f"sentences reporting a finding, of those whose paper states one: {reporting}/{stated}")
     print(f"theme openers: {sum(r['theme_openers'] for r in rows)}; connectives: {sum(r['connectives'] for r in rows)}")
     names = sum(len(r["themes"]["names"]) for r in rows)
     print(

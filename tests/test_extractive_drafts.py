@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import MODEL_DIR, REPO, needs_model
+from conftest import REPO, needs_model
 from fake_openai import FakeOpenAI, Reply
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -166,7 +166,9 @@ def test_a_draft_without_model_is_paragraphs_of_the_papers_own_words(emergent: P
     named = [s for s in answer.sentences if s.in_text]
     assert named and all(s.in_text in s.text and s.in_text_source in s.citations for s in named)
     assert len(named) >= 2  # papers named as subjects in the citing voice (which ones: what the check passes)
-    assert any("Lazaridou (2018) finds" in s.text or "Lazaridou (2018) trains" in s.text for s in named)
+    assert "Lazaridou (2018) finds" in answer.text
+    # Hazra's abstract states what it found: that, not what the paper set out to do ("This paper presents a study")
+    assert "compositional when the inputs are disentangled" in answer.text and "a study of" not in answer.text
 
 
 def test_json_keeps_each_sentences_provenance_and_latex_and_pandoc_cite_in_the_text(emergent: Path) -> None:
@@ -179,7 +181,8 @@ def test_json_keeps_each_sentences_provenance_and_latex_and_pandoc_cite_in_the_t
     natbib = {"RAG_LATEX_CITATIONS": "natbib"}
     latex = runner.invoke(app, ["draft", TOPIC, "--format", "latex", "--no-log"], env=natbib).stdout
     assert re.search(r"\\citet\{\w+\} \w+", latex)
-    assert "\\citet{chaabouni2020compositionality}" in latex and "\\citet{hazra2021infinite}" in latex, "both named"
+    named = ("\\citet{chaabouni2020compositionality}", "\\citet{lazaridou2018emergence}")
+    assert all(cite in latex for cite in named), "both named"
     assert not re.search(r"\[\d+\]", latex) and "Kharitonov and Baroni (2020)" not in latex
     pandoc = runner.invoke(app, ["draft", TOPIC, "--format", "pandoc", "--no-log"]).stdout
     assert re.search(r"(?<!\[)@\w+ \w+", pandoc) and not re.search(r"\[\d+\]", pandoc)
@@ -233,8 +236,8 @@ def test_summarize_without_model_writes_the_same_paragraphs(emergent: Path) -> N
     assert payload["mode"] == "extractive_prose" and "\n- " not in payload["answer"]
     cited, found = len(payload["citations"]), len(payload["uncited"])
     assert cited + found == 5, "every paper with an abstract cited or listed as found, the title-only one as related"
-    if MODEL_DIR is not None:  # themes by meaning: no theme holds more papers than a summary gives sentences
-        assert cited == 5
+    if cited < 5:  # a theme holds more papers than a summary gives sentences: the cut is told
+        assert any("left out for length" in note for note in payload["notes"]), payload["notes"]
     paragraphs = payload["answer"].split("\n\n")
     assert all(len(split_cited_sentences(p)) <= SUMMARY_SENTENCES_PER_THEME for p in paragraphs), "summaries: short"
     shown = runner.invoke(app, ["summarize", "--no-log"])
@@ -335,3 +338,24 @@ def test_a_preprint_and_its_journal_version_are_one_paper_with_one_sentence_citi
     assert ["butzin2025", "butzin2024"] in cited, "the journal version leads, the preprint cited beside it"
     assert sum("butzin2024" in keys for keys in cited) == 1, "one paper, one voice"
     assert all(s.support is not None and s.support.is_top for s in answer.sentences)
+
+
+def test_a_paper_that_states_a_finding_is_drafted_from_it_not_from_its_method() -> None:
+    """The method sentence holds more of the topic's words, and the selector ranks it first; the paper's result
+    is still its sentence (on three real libraries 21 of 93 draft sentences were aims or methods of papers that
+    stated what they found)."""
+    paper = Paper(
+        id="p1",
+        citekey="shafigh2018",
+        title="Fracture resistance of composite restorations under pressure changes",
+        authors=["Shafigh, Elnaz"],
+        year=2018,
+        text="Pressure changes can affect dental restorations, especially in divers. Ninety premolar teeth with MOD "
+        "composite resin restorations of three types were assigned to diving, flight and control pressure cycles "
+        "and their fracture resistance was tested. Packable composite resins had significantly higher fracture "
+        "resistance than nanohybrid and microhybrid composite resins. Diving pressure cycles reduced the fracture "
+        "resistance of all three composite resins.",
+    )
+    answer = prose_or_outline("fracture resistance of composite resin restorations", [paper], None)
+    assert answer.mode is AnswerMode.PROSE
+    assert "were assigned" not in answer.text and "composite resins [1]." in answer.text, answer.text

@@ -53,6 +53,8 @@ def test_a_sentence_whose_subject_is_in_the_one_before_is_quoted_with_it() -> No
     assert not leans_back("Transformers scale well.") and not leans_back("Here we show that X holds.")
     assert leans_back("Moreover, accuracy was also above chance.") and leans_back("In addition, FCA is developed.")
     assert not leans_back("In addition to classical methods, the text covers state-space models.")
+    assert leans_back("After that, the final treatment was carried out using a special kit.")
+    assert leans_back("Subsequently, the teeth were restored.") and not leans_back("After surgery, pain fell.")
     sentences = ["We propose RIAL and DIAL.", "The former uses deep Q-learning.", "Unrelated."]
     assert self_standing(sentences, [1], abstract=3) == [0, 1]
     # A quote that leaves a bracket open takes the next sentence; never across abstract and passage.

@@ -10,10 +10,10 @@ from conftest import needs_model
 from typer.testing import CliRunner
 
 from rag.cli import app
-from rag.corpus.roles import MODEL_FILE, Role, section_label, sentence_roles, strip_label
+from rag.corpus.roles import MODEL_FILE, Role, findings_share, section_label, sentence_roles, strip_label
 from rag.records import Hit, Paper
 from rag.text import unglue
-from rag.writing.evidence_sentences import asks_for_findings, sentence_table
+from rag.writing.evidence_sentences import asks_for_findings, sentence_table, states_nothing
 
 runner = CliRunner()
 # The shipped weights stay small: a wheel carries them.
@@ -247,3 +247,36 @@ def test_an_abstract_cut_short_keeps_its_quote() -> None:
     row = sentence_table(question, [_hit(cut, "Hexa: scheduling on heterogeneous GPUs")], None)[0]
     assert row.finding is not None
     assert "Earlier designs" not in row.quote_text
+
+
+def test_what_a_sentence_says_of_the_work_is_no_finding_and_what_its_analysis_showed_is_one() -> None:
+    opening = [
+        "Lawyers are disciplined by state bars.",
+        "Whether bar exam scores predict discipline is debated.",
+        "We collected disciplinary records of licensed attorneys.",
+    ]
+    about_the_work = [
+        "The methods applied in the study could be used for reference in other polluted rivers.",
+        "These findings shed light on vulnerabilities to legal misconduct, and have implications for education.",
+        "This book will be of relevance not only to law teachers but to university teachers generally.",
+        "The work done in this direction will be further extended in the future to build transformer models.",
+        "The Petri net models used can be accessed via http://example.org/models/.",
+        "All possible pathways, which reflect the complex net behaviour, are discussed.",
+        "We conclude by reporting details on the construction of data points.",
+        "Petri nets have been proposed as an effective formalism for systems biology.",
+        "The resulting model serves as basis for a better understanding of pathological processes.",
+    ]
+    for sentence in about_the_work:
+        assert findings_share([*opening, sentence])[-1] < 0.5, sentence
+    shown = "Using a large dataset of bar records, our analysis shows that bar exam score is related to discipline."
+    assert sentence_roles([opening[0], shown, *opening[1:]])[1] is Role.RESULT
+    earlier = "Previous results showed that bar exam score is related to discipline."
+    assert sentence_roles([opening[0], earlier, *opening[1:]])[1] is not Role.RESULT, "what earlier work showed"
+    assert sentence_roles([*opening, "In this paper, we propose new measures of compositionality."])[-1] is Role.AIM
+    reported = [*opening, "The results show that this approach could help reduce misconduct."]
+    assert findings_share(reported)[-1] >= 0.5, "a finding about what could help is still a finding"
+
+
+def test_a_keyword_list_an_export_left_in_brackets_states_nothing() -> None:
+    assert states_nothing("[law, education, professions, neoliberalism, race, markets, United States]")
+    assert not states_nothing("Discipline rose with lower scores [12].")

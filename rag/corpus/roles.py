@@ -240,14 +240,15 @@ _EARLIER_WORK = re.compile(
 )
 
 
-# What a paper sets out to find, said in the present wherever it sits ("With our new model, we explore the current
-# biological hypothesis for ...", "We investigate how techniques for X scale"): its aim. In 12,286 sentences of six
+# What a paper sets out to find or to offer, said in the present wherever it sits ("With our new model, we explore
+# the current biological hypothesis for ...", "We investigate how techniques for X scale", "In this paper, we propose
+# new measures of compositionality ..."): its aim. In 12,286 sentences of six
 # real libraries' unstructured abstracts it fires on 53, 12 of which the model, reading their place near the end,
 # took for findings (all aims or a review's scope); in 644 structured abstracts on 13, 12 labelled background or aim.
 _AIM_VERB = re.compile(
-    r"\b(?:we (?:explore|investigate|examine|study|test|assess|evaluate|address|probe|ask|seek to|set out to)|"
-    r"this (?:paper|study|work|article|chapter) (?:explores|investigates|examines|tests|assesses|evaluates|"
-    r"addresses))\b(?! that)"
+    r"\b(?:we (?:explore|investigate|examine|study|test|assess|evaluate|address|probe|ask|seek to|set out to|"
+    r"propose|present|introduce)|this (?:paper|study|work|article|chapter) (?:explores|investigates|examines|tests|"
+    r"assesses|evaluates|addresses|proposes|presents|introduces))\b(?! that)"
 )
 # What a paper did to find something, said as such ("We then applied both generalized linear mixed models and
 # conditional inference trees to identify factors ...": the model, reading its place mid-abstract and 'identify
@@ -265,11 +266,50 @@ _METHOD_VERB = re.compile(
 # number or a comparison.
 _REPORTS = re.compile(r"\d|\b(?:demonstrat|show|found|find|reveal|observ|indicat|confirm|suggest)")
 _PLAIN_ROLES = ((_AIM_VERB, Role.AIM), (_METHOD_VERB, Role.METHOD))
+# What the paper's own analysis showed, said as such wherever it sits ("Using a large dataset drawn from publicly
+# available California State Bar records, our analysis shows that bar exam score is significantly related to ...":
+# the model, reading its place second in the abstract and "Using a large dataset", took it for background): a
+# result. Not what earlier work showed ("Previous results showed that ...").
+_SHOWS_THAT = re.compile(
+    r"\b(?:(?:our|the|these|this|its|their)\s+(?:\w+\s+){0,2}(?:results?|findings?|data|analys[ie]s|experiments?|"
+    r"simulations?|evaluations?|study)|we)\s+(?:\w+\s+)?(?:show|shows|showed|shown|indicate[sd]?|reveal(?:s|ed)?|"
+    r"demonstrate[sd]?|confirm(?:s|ed)?|find|found|observed?)\s+that\b"
+)
+_EARLIER = re.compile(r"\b(?:previous|prior|earlier|past|other|recent)\b")
+# ...and what the field has done so far, in the present perfect passive and not of the paper itself ("Petri nets
+# have been proposed as an effective formalism for Systems Biology ...", the model reading its place at the end).
+_FIELD_SO_FAR = re.compile(
+    r"^(?!.*\b(?:we|our|us|this (?:study|paper|work|article))\b)[^,;]{0,80}\b(?:has|have) been (?:\w+ly )?"
+    r"(?:proposed|used|applied|studied|employed|developed|investigated|suggested|introduced)\b"
+)
+# What a sentence says of the work rather than what it found, wherever it sits: what it is good for ("These
+# findings could facilitate priority setting ...", "The methods applied in the study could be used for reference
+# ...", "This book will be of relevance to ...", "These findings shed light on ... and have implications for ...",
+# what comes next ("The work ... will be further extended in the future"), where to get it ("... can be accessed
+# via http://..."), or what else the paper holds ("All possible pathways ... are discussed.", "We conclude by
+# reporting ..."). The model, reading its place at the end, took each for a conclusion.
+_ABOUT_THE_WORK = re.compile(
+    r"^(?:\w+,\s+)?(?:the|these|our|such|this|its)\s+(?:\w+\s+){0,2}(?:results?|findings?|methods?|study|approach|"
+    r"work|framework|data|outcomes?|research|book|volume|collection)\b(?:(?!\bthat\b)[^.;:]){0,80}?\b"
+    r"(?:(?:could|can|may|might|will|would)\s+(?:\w+\s+)?(?:help|facilitate|serve|be used|be applied|guide|inform|"
+    r"contribute|assist|aid|be useful|be of (?:\w+\s+)?(?:relevance|interest|use|value))|shed light|"
+    r"(?:have|has) (?:\w+\s+)?implications)\b"
+    r"|^(?:we|this (?:paper|review|article|chapter))\s+(?:conclude|end|close)s?\s+(?:by|with)\b"
+    r"|\b(?:model|method|framework|approach|tool|results?|findings?) serves? as (?:a |the )?(?:basis|reference|"
+    r"foundation|starting point)\b"
+    r"|\bfuture (?:work|research|studies|directions|enhancements)\b"
+    r"|\b(?:will|shall) be (?:further )?(?:extended|explored|investigated|studied|addressed)\b"
+    r"|^availability\b|\bhttps?://|\b(?:can|may) be (?:freely )?(?:accessed|downloaded)\b"
+    r"|\b(?:is|are) (?:also |then |further )?(?:discussed|presented|outlined)\s*\.?$"
+)
 
 
 def _plain_role(sentence: str) -> Role | None:
     """The role a sentence's own words give it wherever it sits (see above), if any."""
     lower = sentence.lower()
+    shows = _SHOWS_THAT.search(lower)
+    if shows and not _EARLIER.search(lower[: shows.start()]):
+        return Role.RESULT
     if _REPORTS.search(lower) or _CUE_PATTERNS["comparative"].search(lower):
         return None
     return next((role for says, role in _PLAIN_ROLES if says.search(lower)), None)
@@ -277,7 +317,7 @@ def _plain_role(sentence: str) -> Role | None:
 
 def _states_no_finding(sentence: str) -> bool:
     lower = sentence.lower().lstrip("\"'“(")
-    if _EARLIER_WORK.match(lower):
+    if _EARLIER_WORK.match(lower) or _FIELD_SO_FAR.search(lower) or _ABOUT_THE_WORK.search(lower):
         return True
     reports = any(_CUE_PATTERNS[cue].search(lower) for cue in _REPORTING_CUES)
     return bool(_OPEN_QUESTION.search(lower)) and not reports

@@ -111,12 +111,13 @@ def _sentences_of(text: str, labelled: bool = False) -> list[str]:
 
 
 # A sentence whose subject or connective points back ("The former uses ...", "This approach ...", "They ...",
-# "However, ...") does not stand alone: it is quoted with the sentence before it.
+# "However, ...", "After that, ...") does not stand alone: it is quoted with the sentence before it.
 _LEANS_BACK = re.compile(
     r"^(?:(?:the\s+)?(?:former|latter)\b|(?:this|these|those|such|both|each|its|their)\s+\w+|(?:they|it|he|she|"
     r"this|these|those)\b|(?:however|in contrast|by contrast|conversely|nevertheless|nonetheless|instead|moreover|"
     r"furthermore|in addition(?!\s+to\b)|additionally|likewise|similarly|"
-    r"on the other hand|in turn|thereby|hence|thus|therefore|consequently|as a result)\b)",
+    r"on the other hand|in turn|thereby|hence|thus|therefore|consequently|as a result|after that|afterwards|"
+    r"subsequently|thereafter)\b)",
     re.IGNORECASE,
 )
 
@@ -314,6 +315,8 @@ _ASKS = re.compile(r"\?[\s)\]\"'”’]*$")
 # What a web page's or a book's blurb says besides what the work found: a link ("Follow me!
 # https://linktr.ee/..."), a publisher's headings ("What you will learn ...", "Who this book is for").
 _PROMOTES = re.compile(r"https?://|\bwww\.|\b(?:what you will learn|who this book is for)\b", re.IGNORECASE)
+# A list of keywords an export left at the abstract's end, in brackets: "[law, education, professions, race]".
+_KEYWORDS = re.compile(r"^\s*\[[^\[\]]*\]\s*\.?\s*$")
 
 
 # Two texts whose terms share this share (Jaccard, texts of at least SAME_WORDS_MIN terms) say the same thing in
@@ -331,9 +334,9 @@ def same_words(terms: set[str], theirs: set[str]) -> bool:
 
 
 def states_nothing(sentence: str) -> bool:
-    """Whether ``sentence`` states nothing to quote: it asks (ends with a question mark), or promotes (a link, a
-    blurb's headings)."""
-    return _ASKS.search(sentence) is not None or _PROMOTES.search(sentence) is not None
+    """Whether ``sentence`` states nothing to quote: it asks (ends with a question mark), promotes (a link, a
+    blurb's headings), or lists keywords in brackets."""
+    return any(pattern.search(sentence) is not None for pattern in (_ASKS, _PROMOTES, _KEYWORDS))
 
 
 # A word made the opposite of a question's term by its prefix: "anaerobic" for "aerobic", "non-smokers" for

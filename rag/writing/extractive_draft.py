@@ -187,20 +187,33 @@ def extractive_prose(
         )
         for theme in themes
     ]
-    if brief:
-        written = [theme[:SUMMARY_SENTENCES_PER_THEME] for theme in written]
+    cut = [theme[SUMMARY_SENTENCES_PER_THEME:] for theme in written] if brief else []
+    written = [theme[:SUMMARY_SENTENCES_PER_THEME] for theme in written] if brief else written
     answer = _assemble(topic, papers, [theme for theme in written if theme], accepted, failed)
-    if described:
-        left_out = [
-            plural(count, noun, nouns)
-            for kind, noun, nouns in (
-                ("registration", "trial registration", "trial registrations"),
-                ("media", "video, web page or post", "videos, web pages or posts"),
-            )
-            if (count := described[kind])
-        ]
-        answer.notes.append(f"Left out, their text describing them rather than findings: {'; '.join(left_out)}.")
+    answer.notes += _left_out_notes(sum(len(option.papers) for theme in cut for option, _ in theme), described)
     return answer
+
+
+def _left_out_notes(shortened: int, described: Counter[str | None]) -> list[str]:
+    """What a reader is told of the papers the paragraphs leave out: cut from a summary for length, or a text
+    describing them rather than findings (trial registrations, videos, web pages)."""
+    notes = []
+    if shortened:
+        notes.append(
+            f"A summary gives at most {SUMMARY_SENTENCES_PER_THEME} sentences a theme: "
+            f"{plural(shortened, 'paper')} with a sentence left out for length (`rag draft` writes every one)."
+        )
+    left_out = [
+        plural(count, noun, nouns)
+        for kind, noun, nouns in (
+            ("registration", "trial registration", "trial registrations"),
+            ("media", "video, web page or post", "videos, web pages or posts"),
+        )
+        if (count := described[kind])
+    ]
+    if left_out:
+        notes.append(f"Left out, their text describing them rather than findings: {'; '.join(left_out)}.")
+    return notes
 
 
 # A theme's sentence as written: the option chosen, and its check (None: a paper's own sentence as it passed).
