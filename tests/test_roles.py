@@ -10,7 +10,15 @@ from conftest import needs_model
 from typer.testing import CliRunner
 
 from rag.cli import app
-from rag.corpus.roles import MODEL_FILE, Role, findings_share, section_label, sentence_roles, strip_label
+from rag.corpus.roles import (
+    MODEL_FILE,
+    Role,
+    findings_share,
+    section_label,
+    sentence_roles,
+    strip_label,
+    tells_of_the_work,
+)
 from rag.records import Hit, Paper
 from rag.text import unglue
 from rag.writing.evidence_sentences import asks_for_findings, sentence_table, states_nothing
@@ -263,11 +271,15 @@ def test_what_a_sentence_says_of_the_work_is_no_finding_and_what_its_analysis_sh
         "The Petri net models used can be accessed via http://example.org/models/.",
         "All possible pathways, which reflect the complex net behaviour, are discussed.",
         "We conclude by reporting details on the construction of data points.",
-        "Petri nets have been proposed as an effective formalism for systems biology.",
         "The resulting model serves as basis for a better understanding of pathological processes.",
+        "Petri nets have been proposed as an effective formalism for systems biology.",
+        "Deep networks have been applied to EEG classification.",
     ]
-    for sentence in about_the_work:
+    for sentence in about_the_work[:-2]:  # a quote may hold one beside its finding; a draft's sentence may not
+        assert tells_of_the_work(sentence), sentence
+    for sentence in about_the_work[-2:]:  # what the field has done so far, the model's place aside: background
         assert findings_share([*opening, sentence])[-1] < 0.5, sentence
+    assert not tells_of_the_work("The results show that this approach could help reduce misconduct.")
     shown = "Using a large dataset of bar records, our analysis shows that bar exam score is related to discipline."
     assert sentence_roles([opening[0], shown, *opening[1:]])[1] is Role.RESULT
     earlier = "Previous results showed that bar exam score is related to discipline."

@@ -287,7 +287,8 @@ _FIELD_SO_FAR = re.compile(
 # ...", "This book will be of relevance to ...", "These findings shed light on ... and have implications for ...",
 # what comes next ("The work ... will be further extended in the future"), where to get it ("... can be accessed
 # via http://..."), or what else the paper holds ("All possible pathways ... are discussed.", "We conclude by
-# reporting ..."). The model, reading its place at the end, took each for a conclusion.
+# reporting ..."). The model, reading its place at the end, takes each for a conclusion, and a quote may well
+# hold one beside the finding it follows; a sentence standing for its paper alone (a draft's) should not be one.
 _ABOUT_THE_WORK = re.compile(
     r"^(?:\w+,\s+)?(?:the|these|our|such|this|its)\s+(?:\w+\s+){0,2}(?:results?|findings?|methods?|study|approach|"
     r"work|framework|data|outcomes?|research|book|volume|collection)\b(?:(?!\bthat\b)[^.;:]){0,80}?\b"
@@ -317,10 +318,16 @@ def _plain_role(sentence: str) -> Role | None:
 
 def _states_no_finding(sentence: str) -> bool:
     lower = sentence.lower().lstrip("\"'“(")
-    if _EARLIER_WORK.match(lower) or _FIELD_SO_FAR.search(lower) or _ABOUT_THE_WORK.search(lower):
+    if _EARLIER_WORK.match(lower) or _FIELD_SO_FAR.search(lower):
         return True
     reports = any(_CUE_PATTERNS[cue].search(lower) for cue in _REPORTING_CUES)
     return bool(_OPEN_QUESTION.search(lower)) and not reports
+
+
+def tells_of_the_work(sentence: str) -> bool:
+    """Whether ``sentence`` says what its work is good for, what comes next, where to get it or what else the
+    paper holds, rather than what it found (see _ABOUT_THE_WORK)."""
+    return _ABOUT_THE_WORK.search(sentence.lower().lstrip("\"'“(")) is not None
 
 
 def sentence_roles(sentences: Sequence[str]) -> list[Role]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag.corpus.roles import strip_label
+from rag.corpus.roles import strip_label, tells_of_the_work
 from rag.records import Paper
 from rag.text import term_coverage, unglue
 from rag.writing.evidence_sentences import FINDING_AT, HitSentences, defuse_citations, leans_back, states_nothing
@@ -68,7 +68,7 @@ def paper_candidates(topic: str, row: HitSentences) -> list[Candidate]:
     paper = row.hit.paper
     found = []
     ranked = [i for i in row.ranked if i < row.abstract_sentences and not states_nothing(row.sentences[i])]
-    reports = [*(row.finding or []), *[1.0] * len(row.sentences)]  # 1: roles not read (a passage of the full text)
+    reports = _reports(row)
     states = [i for i in ranked if reports[i] >= FINDING_AT]
     offered = ranked[:CANDIDATES_PER_PAPER]
     offered += [i for i in states if i not in offered][:FINDINGS_OFFERED]
@@ -79,6 +79,17 @@ def paper_candidates(topic: str, row: HitSentences) -> list[Candidate]:
         for piece, source in enumerate(sorted(pieces, key=lambda p: -term_coverage(topic, p))):
             found += _ways(source, paper, cost + PIECE_COST * piece, first=index == 0)
     return sorted(found, key=lambda c: c.cost)
+
+
+def _reports(row: HitSentences) -> list[float]:
+    """Per sentence of the row, the probability that it reports a finding (rag.corpus.roles; 1 where the roles
+    were not read, as for a passage of the full text); none for one telling what the work is good for, what comes
+    next or where to get it: it does not stand for its paper in a paragraph."""
+    finding = row.finding or []
+    return [
+        0.0 if tells_of_the_work(sentence) else finding[i] if i < len(finding) else 1.0
+        for i, sentence in enumerate(row.sentences)
+    ]
 
 
 def _ways(source: str, paper: Paper, rank: float, first: bool) -> list[Candidate]:
