@@ -275,10 +275,8 @@ def test_what_a_sentence_says_of_the_work_is_no_finding_and_what_its_analysis_sh
         "Petri nets have been proposed as an effective formalism for systems biology.",
         "Deep networks have been applied to EEG classification.",
     ]
-    for sentence in about_the_work[:-2]:  # a quote may hold one beside its finding; a draft's sentence may not
+    for sentence in about_the_work:  # a quote may hold one beside its finding; a draft's sentence may not
         assert tells_of_the_work(sentence), sentence
-    for sentence in about_the_work[-2:]:  # what the field has done so far, the model's place aside: background
-        assert findings_share([*opening, sentence])[-1] < 0.5, sentence
     assert not tells_of_the_work("The results show that this approach could help reduce misconduct.")
     shown = "Using a large dataset of bar records, our analysis shows that bar exam score is related to discipline."
     assert sentence_roles([opening[0], shown, *opening[1:]])[1] is Role.RESULT

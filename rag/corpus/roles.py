@@ -276,8 +276,9 @@ _SHOWS_THAT = re.compile(
     r"demonstrate[sd]?|confirm(?:s|ed)?|find|found|observed?)\s+that\b"
 )
 _EARLIER = re.compile(r"\b(?:previous|prior|earlier|past|other|recent)\b")
-# ...and what the field has done so far, in the present perfect passive and not of the paper itself ("Petri nets
-# have been proposed as an effective formalism for Systems Biology ...", the model reading its place at the end).
+# What the field has done so far, in the present perfect passive and not of the paper itself ("Petri nets have
+# been proposed as an effective formalism for Systems Biology ...", which the model, reading its place at the end,
+# took for a conclusion): not a sentence to stand for its paper (tells_of_the_work).
 _FIELD_SO_FAR = re.compile(
     r"^(?!.*\b(?:we|our|us|this (?:study|paper|work|article))\b)[^,;]{0,80}\b(?:has|have) been (?:\w+ly )?"
     r"(?:proposed|used|applied|studied|employed|developed|investigated|suggested|introduced)\b"
@@ -318,7 +319,7 @@ def _plain_role(sentence: str) -> Role | None:
 
 def _states_no_finding(sentence: str) -> bool:
     lower = sentence.lower().lstrip("\"'“(")
-    if _EARLIER_WORK.match(lower) or _FIELD_SO_FAR.search(lower):
+    if _EARLIER_WORK.match(lower):
         return True
     reports = any(_CUE_PATTERNS[cue].search(lower) for cue in _REPORTING_CUES)
     return bool(_OPEN_QUESTION.search(lower)) and not reports
@@ -326,8 +327,10 @@ def _states_no_finding(sentence: str) -> bool:
 
 def tells_of_the_work(sentence: str) -> bool:
     """Whether ``sentence`` says what its work is good for, what comes next, where to get it or what else the
-    paper holds, rather than what it found (see _ABOUT_THE_WORK)."""
-    return _ABOUT_THE_WORK.search(sentence.lower().lstrip("\"'“(")) is not None
+    paper holds (see _ABOUT_THE_WORK), or what its field has done so far (_FIELD_SO_FAR), rather than what it
+    found."""
+    lower = sentence.lower().lstrip("\"'“(")
+    return _ABOUT_THE_WORK.search(lower) is not None or _FIELD_SO_FAR.search(lower) is not None
 
 
 def sentence_roles(sentences: Sequence[str]) -> list[Role]:
