@@ -123,6 +123,8 @@ def test_what_a_paper_did_to_find_something_is_its_method() -> None:
     assert sentence_roles(sentences)[3] is Role.METHOD
     found = [*sentences[:3], "We then applied mixed models to identify factors and found that rain mattered."]
     assert sentence_roles(found)[3] in (Role.RESULT, Role.CONCLUSION), "a sentence that also reports stays a finding"
+    used = [*sentences[:3], "Finally, a pre-trained network is utilized for face detection and cropping."]
+    assert sentence_roles(used)[3] is Role.METHOD, "what was used, said in the passive, wherever it sits"
 
 
 def test_the_shipped_model_is_small_and_says_what_it_was_fitted_on() -> None:
