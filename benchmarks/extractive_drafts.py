@@ -57,6 +57,7 @@ from rag.services.context import Context  # noqa: E402
 from rag.services.drafting import draft  # noqa: E402
 from rag.services.requests import DraftRequest, SearchRequest, WritingOptions  # noqa: E402
 from rag.text import split_sentences, tokenize  # noqa: E402
+from rag.writing.evidence_sentences import FINDING_AT  # noqa: E402
 from rag.writing.outline import theme_names  # noqa: E402
 
 K = 20
@@ -129,10 +130,6 @@ def _from_sources(answer: Answer, sentence: CitedSentence) -> tuple[frozenset[st
     known, stems = content_words(cited) | TEMPLATE_WORDS, set(tokenize(cited))
     mine = content_words(CITATION_GROUP.sub("", sentence.text))
     return mine, frozenset(w for w in mine if w in known or set(tokenize(w)) <= stems)
-
-
-# A sentence reports a finding at this probability (rag.corpus.roles, as the draft reads it).
-FINDING_AT = 0.5
 
 
 def reports_finding(answer: Answer, sentence: CitedSentence) -> tuple[bool, bool] | None:

@@ -298,7 +298,8 @@ _FIELD_SO_FAR = re.compile(
 # findings could facilitate priority setting ...", "The methods applied in the study could be used for reference
 # ...", "This book will be of relevance to ...", "These findings shed light on ... and have implications for ...",
 # what comes next ("The work ... will be further extended in the future"), where to get it ("... can be accessed
-# via http://..."), or what else the paper holds ("All possible pathways ... are discussed.", "We conclude by
+# via http://...": a sentence with a link is one a draft never writes, rag.writing.evidence_sentences.states_nothing),
+# or what else the paper holds ("All possible pathways ... are discussed.", "We conclude by
 # reporting ..."). The model, reading its place at the end, takes each for a conclusion, and a quote may well
 # hold one beside the finding it follows; a sentence standing for its paper alone (a draft's) should not be one.
 _ABOUT_THE_WORK = re.compile(
@@ -312,7 +313,7 @@ _ABOUT_THE_WORK = re.compile(
     r"foundation|starting point)\b"
     r"|\bfuture (?:work|research|studies|directions|enhancements)\b"
     r"|\b(?:will|shall) be (?:further )?(?:extended|explored|investigated|studied|addressed)\b"
-    r"|^availability\b|\bhttps?://|\b(?:can|may) be (?:freely )?(?:accessed|downloaded)\b"
+    r"|^availability\b|\b(?:can|may) be (?:freely )?(?:accessed|downloaded)\b"
     r"|\b(?:is|are) (?:also |then |further )?(?:discussed|presented|outlined)\s*\.?$"
 )
 

@@ -82,13 +82,13 @@ def paper_candidates(topic: str, row: HitSentences) -> list[Candidate]:
 
 
 def _reports(row: HitSentences) -> list[float]:
-    """Per sentence of the row, the probability that it reports a finding (rag.corpus.roles; 1 where the roles
-    were not read, as for a passage of the full text); none for one telling what the work is good for, what comes
-    next or where to get it: it does not stand for its paper in a paragraph."""
+    """Per abstract sentence of the row (the only ones a draft writes), the probability that it reports a finding
+    (rag.corpus.roles; 1 where the roles were not read); none for one telling what the work is good for, what
+    comes next or where to get it: it does not stand for its paper in a paragraph."""
     finding = row.finding or []
     return [
         0.0 if tells_of_the_work(sentence) else finding[i] if i < len(finding) else 1.0
-        for i, sentence in enumerate(row.sentences)
+        for i, sentence in enumerate(row.sentences[: row.abstract_sentences])
     ]
 
 
