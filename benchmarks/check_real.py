@@ -151,9 +151,10 @@ def open_checker(view: LibraryView) -> ManuscriptChecker:
 def record(check: CitationCheck, checker: ManuscriptChecker, thesis: str, kind: str) -> dict[str, Any]:
     """What the gates decide a citation by: its verdict with the gates open, the readings of the papers it
     would be called the wrong one for, and the judge's P(the abstract says otherwise)."""
-    contradicted = None
+    contradicted = stated = None
     if checkable(check) and check.paper is not None:
-        contradicted = checker.reading(check.sentence, check.paper).contradicted
+        reading = checker.reading(check.sentence, check.paper)
+        contradicted, stated = reading.contradicted, reading.stated
     wrong = check.verdict is Verdict.WRONG_PAPER
     return {
         "thesis": thesis,
@@ -161,6 +162,8 @@ def record(check: CitationCheck, checker: ManuscriptChecker, thesis: str, kind: 
         "verdict": check.verdict.value,
         "better": [(s.stated, s.score) for s in check.suggestions] if wrong else [],
         "contradicted": contradicted,
+        "stated": stated,
+        "fit": check.fit,
         "lenient": check.verdict is Verdict.FITS_NOT_STATED and check.reason.startswith("in a "),
     }
 

@@ -112,6 +112,22 @@ def spelled_out(sentences: Sequence[str], wanted: str) -> list[str]:
     return out
 
 
+def written_out(sentences: Sequence[str]) -> list[str]:
+    """The sentences that use a short form the sentences define, each with its short forms replaced by their long
+    forms in place ("It can be shown that the CSI is not unbiased" -> "... that the critical success index is not
+    unbiased"): a sentence that restates one of them in full aligns with it word for word. For matching only."""
+    defined = _defined_in(" ".join(sentences))
+    if not defined:
+        return []
+    forms = _short_forms(tuple(sorted(defined)))
+    out = []
+    for sentence in sentences:
+        lowered = sentence.lower()
+        if any(defined[found].lower() not in lowered for found in forms.findall(sentence)):
+            out.append(forms.sub(lambda m: defined[m.group(0)], sentence))
+    return out
+
+
 @lru_cache(maxsize=4096)
 def _defined_in(text: str) -> Mapping[str, str]:
     """``definitions`` of an abstract, kept: the check reads one abstract against many sentences."""

@@ -10,11 +10,13 @@ from pathlib import Path
 from conftest import MODEL_DIR, needs_model
 from typer.testing import CliRunner
 
-from rag.abbreviations import definitions, spelled_out, with_long_forms
+from rag.abbreviations import definitions, spelled_out, with_long_forms, written_out
+from rag.check.reading import CitedText, read_against
 from rag.cli import app
 from rag.embed import OnnxMiniLM, model_files_dir
 from rag.manuscripts import Manuscript, ManuscriptFormat, read_path, read_text
 from rag.records import Hit, Paper
+from rag.text import split_sentences
 from rag.writing.evidence_sentences import sentence_table
 
 
@@ -131,3 +133,31 @@ def test_rag_check_matches_the_spelled_out_sentence_and_shows_it_as_written(tmp_
     (citation,) = json.loads(result.stdout)["citations"]
     assert citation["verdict"] == "fits_stated"
     assert citation["sentence"] == "Across 17 countries, the pooled prevalence of MCR was 9.7% in older adults."
+
+
+CSI = (
+    "A form of the critical success index (CSI) is used by the National Weather Service to indicate the value of "
+    "warnings. This verification statistic assumes that the times when an event was neither expected nor observed "
+    "are of no consequence. It can be shown that the CSI is not an unbiased indicator of forecast skill but is "
+    "proportional to the frequency of the event being forecast."
+)
+
+
+def test_a_sentence_using_a_defined_short_form_is_also_read_written_out() -> None:
+    sentences = split_sentences(CSI)
+    assert written_out(sentences) == [
+        "It can be shown that the critical success index is not an unbiased indicator of forecast skill but is "
+        "proportional to the frequency of the event being forecast."
+    ]  # the defining sentence names it in full already
+    assert written_out(["No short form here.", "Nor (here) either."]) == []
+
+
+def test_a_sentence_naming_in_full_what_its_source_abbreviates_is_read_word_for_word_against_it() -> None:
+    paper = Paper(id="s", title="The Critical Success Index as an Indicator of Warning Skill", year=1990, text=CSI)
+    dropped = read_against("Schaefer (1990) showed that the critical success index is an unbiased indicator of "
+                           "forecast skill.", [CitedText.of(paper)])  # fmt: skip
+    kept = read_against(
+        "The critical success index is not an unbiased indicator of forecast skill.", [CitedText.of(paper)]
+    )
+    assert [f.source_says for f in dropped.reversals] == ["not"]  # read only with "CSI" written out
+    assert not kept.findings

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from rag.abbreviations import written_out
 from rag.check.rules.alignment import best_aligned, windows
 from rag.check.rules.facts import SourceFacts
 from rag.check.rules.finding import Finding
@@ -39,7 +40,10 @@ class CitedText:
     @classmethod
     def of(cls, paper: Paper) -> CitedText:
         described = source_block(0, paper) + (f"\n{paper.venue}" if paper.venue else "")
-        return cls(paper, SourceFacts.of(described), windows(split_sentences(paper.searchable_text())))
+        sentences = split_sentences(paper.searchable_text())
+        # A sentence may restate one that uses the abstract's short form in full ("the critical success index
+        # is not ..." for "the CSI is not ..."): it is aligned with that sentence written out too.
+        return cls(paper, SourceFacts.of(described), (*windows(sentences), *written_out(sentences)))
 
 
 def prepare(papers: Sequence[Paper]) -> list[CitedText]:

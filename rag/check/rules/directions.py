@@ -1,5 +1,6 @@
 """A word of direction turned to its opposite where the sentence restates its source: "increased" for
-"decreased", "slower" for "faster", "higher" for "lower"."""
+"decreased", "slower" for "faster", "higher" for "lower"; or a part or state turned into the other one:
+"anterior" for "posterior", "unstable" for "stable"."""
 
 from __future__ import annotations
 
@@ -29,6 +30,22 @@ RULE = Rule(
         Example("Caffeine intake was associated with longer sleep duration.", SOURCE),
         Example("Caffeine intake was associated with significantly slower reaction times.", SOURCE),
         Example("Soil CO2 flux declined with time since fire.", "Soil CO2 flux increased with time since fire."),
+        Example(  # which part: the opposite end, the other subunit
+            "High levels of Nos protein at the anterior pole of the embryo inhibit Hunchback translation.",
+            "High levels of Nos protein at the posterior pole of the embryo inhibit Hunchback translation.",
+        ),
+        Example(
+            "Forecasts at 0-h lead time got the lowest skill scores.",
+            "Forecasts at 0-h lead time got the highest skill scores.",
+        ),
+        Example(
+            "The Barents Sea is a net importer of carbon to the Arctic Ocean.",
+            "The Barents Sea is a net exporter of carbon to the Arctic Ocean.",
+        ),
+        Example(
+            "In the symmetric configuration the vortex dipole was unstable.",
+            "In the symmetric configuration the vortex dipole was stable.",
+        ),
     ),
     must_pass=(
         Example("Caffeine intake was associated with shorter sleep duration.", SOURCE),

@@ -128,6 +128,25 @@ _KIND_WORDS = (
     "in vitro",
     "in vivo",
 )
+# Elements an experiment is done with ("a magneto-optical trap of sodium atoms", "calcium signalling"): named, it
+# must be the source's. name(s): symbol; a source also states it by isotope ("87Rb", "40K") or ion ("Ca2+"),
+# and by the bare symbol where that is no common word or unit ("Rb", not "K", "Mg" or "As").
+_ELEMENTS = (
+    "lithium:li:bare",
+    "sodium:na",
+    "potassium:k",
+    "rubidium:rb:bare",
+    "caesium|cesium:cs:bare",
+    "strontium:sr:bare",
+    "ytterbium:yb:bare",
+    "dysprosium:dy",
+    "erbium:er",
+    "helium:he",
+    "calcium:ca",
+    "magnesium:mg",
+    "zinc:zn:bare",
+    "copper:cu:bare",
+)
 
 
 _GREEK_NAMES = (
@@ -248,10 +267,21 @@ def ranges_in(text: str) -> list[tuple[str, str, str]]:
 @lru_cache(maxsize=1)
 def kind_patterns() -> tuple[re.Pattern[str], ...]:
     """One pattern per group of kind words: any member, whole words (plural "s" allowed), in folded text."""
-    return tuple(
-        re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(m) for m in line.split("|")) + r")s?(?![\w-])")
-        for line in _KIND_WORDS
-    )
+    words = [re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(m) for m in line.split("|")) + r")s?(?![\w-])")
+             for line in _KIND_WORDS]  # fmt: skip
+    return (*words, *map(_element_pattern, _ELEMENTS))
+
+
+def _element_pattern(line: str) -> re.Pattern[str]:
+    names, symbol, *bare = line.split(":")
+    forms = [
+        *names.split("|"),
+        rf"\d{{1,3}}{symbol}",
+        rf"{symbol}\d?\+",
+        rf"{symbol}\(\d?\+\)",
+        *([symbol] if bare else []),
+    ]
+    return re.compile(r"(?<![\w-])(?:" + "|".join(forms) + r")(?![\w-])")
 
 
 def kinds_in(folded: str) -> dict[int, str]:
@@ -333,7 +363,9 @@ def _demonym_of(folded: str, folded_source: str) -> bool:
     if match is None:
         return False
     stem = match.group("stem")
-    return any(re.search(rf"\b{re.escape(stem[: len(stem) - cut])}", folded_source) for cut in (0, 1, 2))
+    # Cut to no fewer than DEMONYM_STEM letters: "Atari" cut to "at" was read as named by "attribute".
+    cuts = [stem[: len(stem) - cut] for cut in (0, 1, 2) if len(stem) - cut >= DEMONYM_STEM]
+    return any(re.search(rf"\b{re.escape(cut)}", folded_source) for cut in cuts)
 
 
 def _acronym_of(name: str, folded_source: str) -> bool:
@@ -354,6 +386,7 @@ _DESCRIBED = re.compile(
 _SPLIT_FORMULA = re.compile(r"(?<=[a-z]) (?=\d)")
 # A people named for its place: the place's stem and an ending ("kenya-n", "chin-ese", "bangladesh-i").
 _DEMONYM = re.compile(r"(?P<stem>[a-z]{4,}?)(?:ian|ean|an|ese|i|ish|ic|n)")
+DEMONYM_STEM = 3  # the shortest stem a place is known by ("spa-in" for "Spanish")
 _ACRONYM = re.compile(r"[A-Z]{2,6}s?")
 
 

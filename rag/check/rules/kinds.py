@@ -1,5 +1,6 @@
-"""Populations, organisms and study designs the cited sources do not name ("in children", "in mice", "a
-randomised trial"): each group of words is one fact ("murine" names mice; a plural is the same word)."""
+"""Populations, organisms, study designs and elements the cited sources do not name ("in children", "in mice", "a
+randomised trial", "sodium atoms"): each group of words is one fact ("murine" names mice, "87Rb" rubidium; a
+plural is the same word)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ def find(c: Comparison) -> list[Finding]:
 
 
 SOURCE = "In a prospective cohort of murine models, hearing loss predicted cognitive decline."
+ATOMS = "We show that light-induced atom desorption loads a large magneto-optical trap of 87Rb atoms."
 RULE = Rule(
     CODE,
     reverses=False,
@@ -32,9 +34,15 @@ RULE = Rule(
     must_find=(
         Example("In children, hearing loss predicted cognitive decline.", SOURCE),
         Example("A randomized trial found that hearing loss predicted cognitive decline.", SOURCE),
+        Example("Sodium atoms were cooled far below the recoil limit.", ATOMS),
     ),
     must_pass=(
         Example("In mice, hearing loss predicted cognitive decline.", SOURCE),
         Example("A prospective cohort study found hearing loss predicted decline.", SOURCE),
+        Example("Light-induced desorption loaded a large magneto-optical trap of rubidium atoms.", ATOMS),
+        Example(
+            "Calcium cycling drives thermogenesis in beige fat.", "Ca2+ cycling drives thermogenesis in beige fat."
+        ),
+        Example("Mice given 5 mg of the drug gained weight.", "Mice given 5 mg of the drug gained weight."),
     ),
 )

@@ -31,11 +31,16 @@ RULE = Rule(
     must_find=(
         Example("A cohort study in Germany measured IL-18.", SOURCE),
         Example("The study measured IL-6 levels.", SOURCE),
+        Example(
+            "Agents were trained on five Atari environments.",
+            "We train agents in five control environments to attribute progress.",
+        ),
     ),
     must_pass=(
         Example("The University of Tokyo measured IL-18 in Dunner's sample.", SOURCE),
         Example("As reported, a cohort study measured IL18.", SOURCE),
         Example("Kenyan and Chinese households took part.", "Households in Kenya and China took part."),
+        Example("Spanish and Swedish households took part.", "Households in Spain and Sweden took part."),
         Example("A model-based RL agent learned to walk.", "A model-based reinforcement learning agent walked."),
         Example("Loss of miR-132-deficient T cells' IL-10 was seen.", "miR-132 knockout T cells lost IL-10."),
         Example("Temperatures rose in Grønfjorden.", "Temperatures rose in Gronfjorden."),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.check.rules import comparisons, denials, directions, kinds, names, numbers, strength, swaps
+from rag.check.rules import certainty, comparisons, denials, directions, kinds, names, numbers, strength, swaps
 from rag.check.rules.facts import SourceFacts, fold
 from rag.check.rules.finding import Finding
 from rag.check.rules.rule import Comparison, Rule, Stage
@@ -17,6 +17,7 @@ RULES: tuple[Rule, ...] = (
     numbers.RULE,
     names.RULE,
     kinds.RULE,
+    certainty.RULE,
     swaps.RULE,
     directions.RULE,
     denials.RULE,

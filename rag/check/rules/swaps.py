@@ -1,22 +1,29 @@
 """A number, population, organism or design of the restated source put in place of another: "type 5 diabetes"
-for "type 2 diabetes", "rats" for "mice" (aligned word by word, a substitution of a few words)."""
+for "type 2 diabetes", "seventy seconds" for "seven seconds", "rats" for "mice" (aligned word by word, a
+substitution of a few words)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.check.rules.facts import NumberTable, kind_of
+from rag.check.rules.facts import NUMBER_WORDS, NumberTable, kind_of
 from rag.check.rules.finding import Finding
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
 
 CODE = "swapped"
 
 
+def _as_number(word: str) -> str:
+    """A number word as its digits ("seven" -> "7"); "one" stays a word: it is as often a pronoun."""
+    return NUMBER_WORDS[word] if word in NUMBER_WORDS and word != "one" else word
+
+
 def _swapped(said: Sequence[str], replaced: Sequence[str]) -> Finding | None:
-    evidence_numbers = NumberTable.of(" ".join(w for w in replaced if w[0].isdigit()))
+    source_numbers = [w for w in replaced if _as_number(w)[0].isdigit()]
+    evidence_numbers = NumberTable.of(" ".join(map(_as_number, source_numbers)))
     for word in said:
-        if word[0].isdigit() and evidence_numbers.values and not evidence_numbers.has(word):
-            return Finding(CODE, word, next(w for w in replaced if w[0].isdigit()))
+        if _as_number(word)[0].isdigit() and evidence_numbers.values and not evidence_numbers.has(_as_number(word)):
+            return Finding(CODE, word, source_numbers[0])
     replaced_kinds = {k for w in replaced if (k := kind_of(w)) is not None}
     for word in said:
         kind = kind_of(word)
@@ -43,9 +50,26 @@ RULE = Rule(
     must_find=(
         Example("Treatment reduced weight gain in rats with type 2 diabetes.", SOURCE),
         Example("Treatment reduced weight gain in mice with type 5 diabetes.", SOURCE),
+        Example(  # a number written as a word, for another one (written either way)
+            "Evaporative cooling raised the phase-space density by six orders of magnitude within seventy seconds.",
+            "Evaporative cooling increased the phase-space density by 6 orders of magnitude within seven seconds.",
+        ),
+        Example(
+            "Feeding the upcoming five steps to the policy is sufficient.",
+            "Feeding the upcoming 2 steps to the policy is sufficient.",
+        ),
+        Example(
+            "Light-induced desorption loads a large magneto-optical trap of sodium atoms.",
+            "We show that light-induced atom desorption loads a large magneto-optical trap of 87Rb atoms.",
+        ),
     ),
     must_pass=(
         Example("Treatment reduced weight gain in murine models with type 2 diabetes.", SOURCE),
         Example("In mice with type 2 diabetes, treatment reduced weight gain.", SOURCE),
+        Example(
+            "Feeding the upcoming two steps to the policy is sufficient.",
+            "Feeding the upcoming 2 steps to the policy is sufficient.",
+        ),
+        Example("One of the 3 groups improved.", "Only one group of the three improved."),
     ),
 )
