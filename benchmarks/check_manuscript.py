@@ -13,8 +13,10 @@ by key, written once as LaTeX (``\\cite{doc1}``) and once as Pandoc Markdown (``
 - with ``--verify llm``: the same labels from the model as judge (RAG_LLM_GGUF or an endpoint), on the
   first ``--limit`` pairs of each gold label.
 
-Note: the offline check was fitted on these very pairs (benchmarks/support_check.py), so its offline
-numbers here are in-sample; the held-out numbers are that script's cross-validation.
+Note: the offline check was fitted on these very pairs (benchmarks/support_check.py), and the judge was trained
+on 80% of their claims (by claim and paper groups), so its offline numbers here are mostly in-sample; each label
+is also reported on the groups the judge's training held out ("claims the judge never trained on"), and the
+fitted score's held-out numbers are support_check.py's cross-validation.
 
     python benchmarks/check_manuscript.py
     RAG_LLM_GGUF=.../SmolLM2-135M-Instruct.Q4_1.gguf python benchmarks/check_manuscript.py --verify llm --limit 15
@@ -43,6 +45,10 @@ from rag.services.results import CheckReport
 
 ROOT = Path(__file__).resolve().parent.parent
 PAIRS = ROOT.parent / "shared" / "eval" / "support" / "train.jsonl"
+sys.path.insert(0, str(ROOT / "training"))
+from scifact_split import held_out_groups, read_rows  # noqa: E402
+
+JUDGE_TRAINING = ROOT / "rag" / "check" / "judge" / "training.json"
 MODEL_DIR = ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2"
 STATED = "fits_stated"
 SPEED_CITATIONS = 100
@@ -92,16 +98,35 @@ def _share(hits: int, total: int) -> str:
     return f"{hits / total:.3f} [{low:.3f}, {high:.3f}] ({hits}/{total})" if total else "n/a"
 
 
+def _judge_never_read(rows: Sequence[dict[str, Any]]) -> list[bool]:
+    """Whether each pair's claim is in the SciFact groups the shipped judge's training held out
+    (training/train_judge.py's seed and share): the judge trained on the others, so only these measure it."""
+    args = json.loads(JUDGE_TRAINING.read_text(encoding="utf-8"))["args"]
+    group_of, held = held_out_groups(read_rows(PAIRS.parent), int(args["seed"]), float(args["holdout"]))
+    never = set(held)
+    return [group_of.get(f"c{row['claim_id']}") in never for row in rows]
+
+
 def _measure(report: CheckReport, rows: Sequence[dict[str, Any]]) -> dict[str, str]:
     checks = report.checks
     if len(checks) != len(rows):
         raise SystemExit(f"{len(checks)} citations read for {len(rows)} claims: the manuscript was misread")
+    never_read = _judge_never_read(rows)
     out = {}
     for gold in ("SUPPORT", "NEI", "CONTRADICT"):
         mine = [c for c, row in zip(checks, rows, strict=True) if row["label"] == gold]
         out[f"{gold} passed (no problem)"] = _share(sum(not c.flagged for c in mine), len(mine))
         out[f"{gold} stated in the abstract"] = _share(sum(c.verdict.value == STATED for c in mine), len(mine))
         out[f"{gold} called contradicted"] = _share(sum(c.verdict.value == "contradicts" for c in mine), len(mine))
+        unseen = [c for c, row, n in zip(checks, rows, never_read, strict=True) if row["label"] == gold and n]
+        if gold == "SUPPORT":
+            out[f"{gold} passed, claims the judge never trained on"] = _share(
+                sum(not c.flagged for c in unseen), len(unseen)
+            )
+        else:
+            out[f"{gold} flagged, claims the judge never trained on"] = _share(
+                sum(c.flagged for c in unseen), len(unseen)
+            )
     return out
 
 
