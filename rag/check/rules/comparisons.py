@@ -1,7 +1,8 @@
 """A comparison turned around: the sentence says A is more (higher, stronger, ...) than B where its source says
 B is more than A ("stronger in grasslands than in forests" for "a stronger response in forest than in
 grassland"; "placebo ... less likely to recur than SER-109" for "SER-109 led to less frequent recurrence than
-placebo"). Said the other way round ("B is weaker than A") it is the same comparison, and passes."""
+placebo"; "B outperformed A" for "A outperforms B"). Said the other way round ("B is weaker than A", "B is
+outperformed by A") it is the same comparison, and passes."""
 
 from __future__ import annotations
 
@@ -20,6 +21,13 @@ MORE = re.compile(
 )
 LESS = re.compile(r"less|lower|fewer|smaller|worse|weaker|slower|shorter|inferior|lighter|younger|later|reduced")
 THAN = re.compile(r"\bthan\b|\b(?:as )?compared (?:with|to)\b|\brelative to\b", re.IGNORECASE)
+# A comparison in a verb ("MetNet outperforms NWP"), said the other way round in the passive ("NWP was
+# outperformed by MetNet").
+BEATS = re.compile(
+    r"\b(?P<passive>(?:is|are|was|were|be|been|being)\s+)?(?:outperform|surpass|outperformed|surpassed|outperforms|"
+    r"surpasses|outperforming|surpassing)(?(passive)\s+by)\b",
+    re.IGNORECASE,
+)
 # The comparative stands at most this many words before "than"; the first thing compared within this many words
 # before the comparative, the second within this many after "than" (up to a comma or parenthesis).
 COMPARATIVE_REACH = 10
@@ -39,6 +47,21 @@ class Compared:
 
 
 def comparisons_in(sentence: str) -> list[Compared]:
+    return _with_than(sentence) + _in_a_verb(sentence)
+
+
+def _in_a_verb(sentence: str) -> list[Compared]:
+    """ "A outperforms B" (A more), and "B is outperformed by A" (the same comparison)."""
+    found = []
+    for match in BEATS.finditer(sentence):
+        head = words(_CLAUSE_END.split(sentence[: match.start()])[-1])[-SIDE_WORDS:]
+        tail = words(_CLAUSE_END.split(sentence[match.end() :], maxsplit=1)[0])[:SIDE_WORDS]
+        first, second = (tail, head) if match.group("passive") else (head, tail)
+        found.append(Compared(1, frozenset(tokenize(" ".join(first))), frozenset(tokenize(" ".join(second)))))
+    return found
+
+
+def _with_than(sentence: str) -> list[Compared]:
     found = []
     for match in THAN.finditer(sentence):
         head = words(sentence[: match.start()])
@@ -62,7 +85,10 @@ def _sign(word: str) -> int:
 @lru_cache(maxsize=4_096)
 def _source_comparisons(folded: str) -> tuple[Compared, ...]:
     return tuple(
-        c for sentence in _SENTENCE_END.split(folded) if THAN.search(sentence) for c in comparisons_in(sentence)
+        c
+        for sentence in _SENTENCE_END.split(folded)
+        if THAN.search(sentence) or BEATS.search(sentence)
+        for c in comparisons_in(sentence)
     )
 
 
@@ -107,10 +133,26 @@ RULE = Rule(
             "Patients given placebo were less likely to have a recurrence than those given SER-109.",
             "SER-109 led to less frequent recurrence than placebo in every stratum.",
         ),
+        Example(
+            "MetNet was outperformed by numerical weather prediction at lead times of up to 8 hours.",
+            "We find that MetNet outperforms numerical weather prediction at lead times of up to 8 hours.",
+        ),
+        Example(
+            "Models based on clinical case counts alone outperformed those that added wastewater data.",
+            "Models that included wastewater had higher predictive power than models that included case counts only.",
+        ),
     ),
     must_pass=(
         Example("The soil carbon response was stronger in forests than in grasslands.", SOURCE),
         Example("The soil carbon response was weaker in grasslands than in forests.", SOURCE),
         Example("Soil carbon responded to fire in forests and grasslands.", SOURCE),
+        Example(
+            "Numerical weather prediction was outperformed by MetNet at lead times of up to 8 hours.",
+            "We find that MetNet outperforms numerical weather prediction at lead times of up to 8 hours.",
+        ),
+        Example(
+            "MetNet outperformed numerical weather prediction at lead times of up to 8 hours.",
+            "Numerical weather prediction is surpassed by MetNet at lead times of up to 8 hours.",
+        ),
     ),
 )
