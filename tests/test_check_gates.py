@@ -139,3 +139,34 @@ def test_a_sentence_leading_into_an_equation_is_never_the_wrong_paper(tmp_path: 
 def test_generic_citations_are_told_by_their_sentence(sentence: str, generic: bool) -> None:
     assert generic_citation(sentence, Paper(id="p", text="An abstract.")) is generic
     assert generic_citation("Caffeine reduces sleep.", Paper(id="b", text="A blurb.", item_type="book"))
+
+
+REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real" / "manuscripts"
+
+
+@needs_model
+def test_a_key_whose_abstract_bears_nothing_on_the_sentence_is_not_shielded_by_its_neighbour(tmp_path: Path) -> None:
+    """Read together, a sentence's papers may pass the check's reading where one alone does not: that shields a
+    key only if its own abstract bears on the sentence. A real thesis sentence (chrisjbillington's, the damped
+    GPE) with its first key mistyped as Dyson 1949, a QED paper of the same bibliography: before, stated
+    together with the right paper beside it; now the wrong paper."""
+    bib = REAL / "chrisjbillington__thesis" / "zotero.bib"
+    if not bib.is_file():
+        pytest.skip("../shared/real/manuscripts is not here")
+    sentence = (
+        r"The damped \textsc{gpe}~\cite{KEY, madarassy_vortex_2008} is a phenomenological modification of the "
+        r"standard \textsc{gpe} that includes dissipation to gradually remove higher energy excitations from the "
+        r"condensate wavefunction, approximating behaviour at finite-temperature."
+    )
+    ctx = Context(load_settings(data_dir=tmp_path / "data"))
+    ingest(ctx, [bib])
+    verdicts = {}
+    for key in ("tsubota_vortex_2002", "dyson_s_1949"):
+        paper = tmp_path / f"{key}.tex"
+        paper.write_text(
+            f"\\documentclass{{article}}\n\\begin{{document}}\n{sentence.replace('KEY', key)}\n\\end{{document}}\n"
+        )
+        report = check(ctx, CheckRequest([paper]))
+        verdicts[key] = [(c.cite.key, c.verdict) for c in report.checks]
+    assert verdicts["dyson_s_1949"][0] == ("dyson_s_1949", Verdict.WRONG_PAPER)
+    assert all(verdict is not Verdict.WRONG_PAPER for _, verdict in verdicts["tsubota_vortex_2002"])
