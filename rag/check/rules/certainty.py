@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from functools import partial
 
-from rag.check.rules.facts import SourceFacts
+from rag.check.rules.facts import SourceFacts, whole_words
 from rag.check.rules.finding import Finding
 from rag.check.rules.polarity import words
-from rag.check.rules.presence import unstated
+from rag.check.rules.presence import describe_unstated, unstated
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
 
 CODE = "unstated-certainty"
@@ -33,10 +33,7 @@ _CLAIMS = (
     ),
 )
 # Whole words only, a hyphenated one whole: "proof-of-concept" claims no proof.
-_PATTERNS = tuple(
-    (re.compile(rf"(?<![\w-])(?:{said})(?![\w-])"), re.compile(rf"(?<![\w-])(?:{stated})(?![\w-])"))
-    for said, stated in _CLAIMS
-)
+_PATTERNS = tuple((whole_words(said), whole_words(stated)) for said, stated in _CLAIMS)
 
 
 def _states(pattern: re.Pattern[str], source: SourceFacts) -> bool:
@@ -54,7 +51,7 @@ def find(c: Comparison) -> list[Finding]:
 
 def describe(finding: Finding, cited: str, other: str | None) -> str:
     if other is not None:
-        return f"'{finding.said}' is from {other}, not {cited}"
+        return describe_unstated(finding, cited, other)
     return f"says '{finding.said}' where {cited} claims nothing so strong"
 
 

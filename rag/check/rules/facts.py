@@ -267,9 +267,14 @@ def ranges_in(text: str) -> list[tuple[str, str, str]]:
 @lru_cache(maxsize=1)
 def kind_patterns() -> tuple[re.Pattern[str], ...]:
     """One pattern per group of kind words: any member, whole words (plural "s" allowed), in folded text."""
-    words = [re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(m) for m in line.split("|")) + r")s?(?![\w-])")
-             for line in _KIND_WORDS]  # fmt: skip
+    words = [whole_words("|".join(re.escape(m) for m in line.split("|")), plural="s?") for line in _KIND_WORDS]
     return (*words, *map(_element_pattern, _ELEMENTS))
+
+
+def whole_words(alternatives: str, plural: str = "") -> re.Pattern[str]:
+    """A pattern of ``alternatives`` (a regular expression) as whole words, a hyphenated word whole: "proof" is
+    not found in "proof-of-concept"."""
+    return re.compile(rf"(?<![\w-])(?:{alternatives}){plural}(?![\w-])")
 
 
 def _element_pattern(line: str) -> re.Pattern[str]:
@@ -281,7 +286,7 @@ def _element_pattern(line: str) -> re.Pattern[str]:
         rf"{symbol}\(\d?\+\)",
         *([symbol] if bare else []),
     ]
-    return re.compile(r"(?<![\w-])(?:" + "|".join(forms) + r")(?![\w-])")
+    return whole_words("|".join(forms))
 
 
 def kinds_in(folded: str) -> dict[int, str]:
