@@ -206,7 +206,7 @@ def test_terminal_marks_attributed_and_shows_evidence(seeded: Path, fake: FakeOp
 
 
 def test_json_carries_checks_and_evidence(seeded: Path, fake: FakeOpenAI) -> None:
-    fake.play(Reply(text=f"{HOLMES}. {HOLMES}. Quantum annealers cure insomnia [2]."))
+    fake.play(Reply(text=f"{HOLMES}. {HOLMES}. Quantum annealers grow tomatoes [2]."))
     args = ["ask", HETEROGENEOUS_QUESTION, "--json", "--model", "test-model", "--base-url", fake.url, "--no-cache"]
     payload = json.loads(runner.invoke(app, args).stdout)
     sentence = payload["sentences"][0]

@@ -1,8 +1,9 @@
 """A comparison turned around: the sentence says A is more (higher, stronger, ...) than B where its source says
 B is more than A ("stronger in grasslands than in forests" for "a stronger response in forest than in
 grassland"; "placebo ... less likely to recur than SER-109" for "SER-109 led to less frequent recurrence than
-placebo"; "B outperformed A" for "A outperforms B"). Said the other way round ("B is weaker than A", "B is
-outperformed by A") it is the same comparison, and passes."""
+placebo"; "B outperformed A" for "A outperforms B"; "frontal rather than temporal" for "temporal rather than
+frontal"). Said the other way round ("B is weaker than A", "B is outperformed by A") it is the same comparison,
+and passes."""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ BEATS = re.compile(
     r"surpasses|outperforming|surpassing)(?(passive)\s+by)\b",
     re.IGNORECASE,
 )
+# A preference: "temporal rather than frontal regions", "tools instead of animals": the word before and the one
+# after are what is preferred and what it is preferred to (the words around are what both sides share).
+RATHER = re.compile(r"\b(?:rather than|instead of|as opposed to)\b", re.IGNORECASE)
+PREFERENCE = 2  # a sign of its own: a preference is only ever turned around by another preference
 # The comparative stands at most this many words before "than"; the first thing compared within this many words
 # before the comparative, the second within this many after "than" (up to a comma or parenthesis).
 COMPARATIVE_REACH = 10
@@ -47,7 +52,18 @@ class Compared:
 
 
 def comparisons_in(sentence: str) -> list[Compared]:
-    return _with_than(sentence) + _in_a_verb(sentence)
+    return _with_than(sentence) + _in_a_verb(sentence) + _preferred(sentence)
+
+
+def _preferred(sentence: str) -> list[Compared]:
+    """ "A rather than B": the content word nearest on each side."""
+    found = []
+    for match in RATHER.finditer(sentence):
+        before = tokenize(_CLAUSE_END.split(sentence[: match.start()])[-1])
+        after = tokenize(_CLAUSE_END.split(sentence[match.end() :], maxsplit=1)[0])
+        if before and after:
+            found.append(Compared(PREFERENCE, frozenset(before[-1:]), frozenset(after[:1])))
+    return found
 
 
 def _in_a_verb(sentence: str) -> list[Compared]:
@@ -64,6 +80,8 @@ def _in_a_verb(sentence: str) -> list[Compared]:
 def _with_than(sentence: str) -> list[Compared]:
     found = []
     for match in THAN.finditer(sentence):
+        if sentence[: match.start()].rstrip().lower().endswith("rather"):
+            continue  # a preference (_preferred)
         head = words(sentence[: match.start()])
         at = next((i for i in range(len(head) - 1, -1, -1) if _sign(head[i])), None)
         if at is None or len(head) - at > COMPARATIVE_REACH:
@@ -87,7 +105,7 @@ def _source_comparisons(folded: str) -> tuple[Compared, ...]:
     return tuple(
         c
         for sentence in _SENTENCE_END.split(folded)
-        if THAN.search(sentence) or BEATS.search(sentence)
+        if THAN.search(sentence) or BEATS.search(sentence) or RATHER.search(sentence)
         for c in comparisons_in(sentence)
     )
 
@@ -141,9 +159,21 @@ RULE = Rule(
             "Models based on clinical case counts alone outperformed those that added wastewater data.",
             "Models that included wastewater had higher predictive power than models that included case counts only.",
         ),
+        Example(  # a preference turned around
+            "This form of dementia was attributed to pathology in frontal rather than temporal regions of the brain.",
+            "It is assumed to be an atrophy with emphasis of pathology in temporal rather than frontal regions.",
+        ),
     ),
     must_pass=(
         Example("The soil carbon response was stronger in forests than in grasslands.", SOURCE),
+        Example(
+            "Its pathology lies in temporal rather than frontal regions of the brain.",
+            "It is assumed to be an atrophy with emphasis of pathology in temporal rather than frontal regions.",
+        ),
+        Example(
+            "Visual rather than associative knowledge engaged frontal areas.",
+            "Accessing visual versus associative knowledge was associated with different activation patterns.",
+        ),
         Example("The soil carbon response was weaker in grasslands than in forests.", SOURCE),
         Example("Soil carbon responded to fire in forests and grasslands.", SOURCE),
         Example(

@@ -8,11 +8,13 @@ from collections.abc import Sequence
 from rag.check.rules.alignment import content_tokens
 from rag.check.rules.finding import Finding
 from rag.check.rules.polarity import DENIAL, NEGATION, opposed
-from rag.check.rules.rule import Comparison, Edit, Example, Rule, Stage
+from rag.check.rules.rule import MAX_SWAPPED_WORDS, Comparison, Edit, Example, Rule, Stage
 
 CODE = "reversed-denial"
 # A denial applies to the first content word within this many words after it ("not significantly different").
 DENIED_WORD_REACH = 4
+# "A but not B": the denial of a contrast, which a restatement may leave out whole with what it denies.
+_CONTRAST = frozenset({"but", "and", "yet"})
 
 
 def _denies(tokens: Sequence[str], at: int, other: set[str]) -> bool:
@@ -23,6 +25,15 @@ def _denies(tokens: Sequence[str], at: int, other: set[str]) -> bool:
     return bool(following) and following[0] in other
 
 
+def _whole_contrast(tokens: Sequence[str], at: int, span: range) -> bool:
+    """The denial at ``at`` is a contrast ("but not category-specific") that ``span`` (the words a restatement
+    adds or leaves out) holds whole, with the word it denies: nothing the other side says is denied."""
+    if at == 0 or tokens[at - 1] not in _CONTRAST or at - 1 not in span:
+        return False
+    following = [k for k in range(at + 1, min(at + 1 + DENIED_WORD_REACH, len(tokens))) if content_tokens([tokens[k]])]
+    return bool(following) and following[0] in span
+
+
 def _denial(c: Comparison, edit: Edit, first: int, last: int) -> Finding | None:
     if edit.op == "equal" or (edit.substituted and opposed(edit.said, edit.replaced)):
         return None  # nothing changed, or a direction turned (the directions rule's)
@@ -31,11 +42,14 @@ def _denial(c: Comparison, edit: Edit, first: int, last: int) -> Finding | None:
     # out (or puts a word or two in its place: "no significant" -> "a significant"), and the word a denial it
     # adds applies to is the source's; a clause left out or reworded is not a denial.
     kept_around = first < edit.source_at < last or edit.substituted
-    added = [k for k in range(edit.sentence_at, edit.sentence_at + len(edit.said)) if _denies(mine, k, set(theirs))]
+    said_span = range(edit.sentence_at, edit.sentence_at + len(edit.said))
+    added = [k for k in said_span if _denies(mine, k, set(theirs)) and not _whole_contrast(mine, k, said_span)]
+    if len(edit.replaced) > MAX_SWAPPED_WORDS and not any(DENIAL.fullmatch(w) for w in edit.replaced):
+        added = []  # in place of a clause without a denial: reworded, not denied
     dropped = []
     if kept_around:
         span = range(edit.source_at, edit.source_at + len(edit.replaced))
-        dropped = [k for k in span if _denies(theirs, k, set(mine))]
+        dropped = [k for k in span if _denies(theirs, k, set(mine)) and not _whole_contrast(theirs, k, span)]
     if len(added) > len(dropped) and not any(NEGATION.fullmatch(w) for w in edit.replaced):
         # ("could neither block" for "failed to block": the source's own denial, in other words)
         return Finding(CODE, mine[added[0]])
@@ -68,10 +82,26 @@ RULE = Rule(
     must_find=(
         Example("Coffee consumption was associated with mortality.", SOURCE),
         Example("Blood pressure showed a significant difference between groups.", SOURCE),
+        Example(  # the contrast kept, its denial dropped
+            "Priming was found for words and also for pictures.",
+            "Priming was found for words but not for pictures.",
+        ),
     ),
     must_pass=(
         Example("Coffee consumption was not associated with mortality.", SOURCE),
         Example("Coffee drinking showed no association with mortality.", SOURCE),
         Example("The mutants could neither block rRNA synthesis.", "The mutants failed to block rRNA synthesis."),
+        Example(  # a clause reworded: "but not" stands where the source said something else
+            "In reclaimed wetlands of the Yangtze estuary, species richness recovered in vegetated and gravel habitats "
+            "without freshwater inflow but not in habitats that received it.",
+            "The Yangtze estuary is considered as an important eco-region of China, but it has been heavily disturbed "
+            "by reclamation projects. We evaluated the effect of freshwater inflow on the self-restoration of "
+            "macrobenthic diversity in 3-year-old vegetated, gravel, and mudflat habitats of reclaimed wetlands.",
+        ),
+        Example(  # a contrast left out whole
+            "A category-specific agnosia can arise from a modality-specific impairment in visual representation.",
+            "A category-specific agnosia can arise from a modality-specific but not category-specific impairment in "
+            "visual representation.",
+        ),
     ),
 )

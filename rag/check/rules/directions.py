@@ -46,9 +46,17 @@ RULE = Rule(
             "In the symmetric configuration the vortex dipole was unstable.",
             "In the symmetric configuration the vortex dipole was stable.",
         ),
+        Example(  # which side
+            "Word-retrieval deficits were tied to neural sites in the right temporal lobe.",
+            "Word-retrieval deficits were tied to neural sites in the left temporal lobe.",
+        ),
     ),
     must_pass=(
         Example("Caffeine intake was associated with shorter sleep duration.", SOURCE),
+        Example(
+            "Word-retrieval deficits were tied to sites in the left temporal lobe.",
+            "Word-retrieval deficits were tied to neural sites in the left temporal lobe.",
+        ),
         Example("Caffeine went with faster reactions and less sleep.", SOURCE),
     ),
 )

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rag.check.markers import CITATION_GROUP
+from rag.check.rules.kind_words import ELEMENTS, KIND_WORDS
 from rag.check.rules.polarity import words
 from rag.text import stopwords, tokenize
 
@@ -71,6 +72,12 @@ NUMBER_WORDS = {w: str(n) for n, w in enumerate(_SMALL_NUMBERS.split())} | {
     "thousand": "1000",
     "million": "1000000",
 }
+# "ninety-six", "twenty-one": the tens and a unit, hyphenated as written out.
+NUMBER_WORDS |= {
+    f"{tens}-{unit}": str(int(NUMBER_WORDS[tens]) + int(NUMBER_WORDS[unit]))
+    for tens in ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+    for unit in _SMALL_NUMBERS.split()[1:10]
+}
 
 
 # Names: a capitalised word or a run of them (acronyms too), allowing the small words inside institution names.
@@ -78,77 +85,6 @@ _NAME = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:of|for|the|de|di|van|von)?\s*[A-Z
 # Abbreviations of statistics and of the sentence's own structure: naming them adds no fact.
 _STATISTICS = "CI HR OR RR SD SE SEM IQR AUC ROC P N NS vs VS EG IE ET AL"
 _NOT_NAMES = frozenset(_STATISTICS.split())
-# What a population, an organism, a place or a study design is called: named, it must be the source's.
-# Each group's words are one fact (a source saying "murine" names mice); a plural "s" is always allowed.
-_KIND_WORDS = (
-    "mice|mouse|murine",
-    "rat",
-    "zebrafish",
-    "pig|porcine|swine",
-    "monkey|macaque|primate",
-    "dog|canine",
-    "cat|feline",
-    "rabbit",
-    "hamster",
-    "sheep|ovine",
-    "cattle|cow|bovine",
-    "chicken",
-    "yeast|saccharomyces",
-    "drosophila|fruit flies|fruit fly",
-    "nematode|c. elegans|caenorhabditis",
-    "children|child|paediatric|pediatric|kid|childhood",
-    "infant|newborn|neonate|neonatal",
-    "adolescent|teenager|youth",
-    "adult",
-    "elderly|older adult|older people|older person",
-    "women|woman|female|maternal|mother",
-    "men|man|male",
-    "girl",
-    "boy",
-    "pregnant|pregnancy|pregnancies",
-    "smoker",
-    "veteran",
-    "student",
-    "nurse",
-    "athlete",
-    "healthy volunteer",
-    "randomized|randomised|randomly|randomization|randomisation",
-    "meta-analysis|meta-analyses|meta-analytic",
-    "systematic review",
-    "cohort",
-    "case-control",
-    "cross-sectional",
-    "prospective|prospectively",
-    "retrospective|retrospectively",
-    "longitudinal",
-    "observational",
-    "double-blind|double-blinded",
-    "placebo-controlled|placebo",
-    "open-label",
-    "in vitro",
-    "in vivo",
-)
-# Elements an experiment is done with ("a magneto-optical trap of sodium atoms", "calcium signalling"): named, it
-# must be the source's. name(s): symbol; a source also states it by isotope ("87Rb", "40K") or ion ("Ca2+"),
-# and by the bare symbol where that is no common word or unit ("Rb", not "K", "Mg" or "As").
-_ELEMENTS = (
-    "lithium:li:bare",
-    "sodium:na",
-    "potassium:k",
-    "rubidium:rb:bare",
-    "caesium|cesium:cs:bare",
-    "strontium:sr:bare",
-    "ytterbium:yb:bare",
-    "dysprosium:dy",
-    "erbium:er",
-    "helium:he",
-    "calcium:ca",
-    "magnesium:mg",
-    "zinc:zn:bare",
-    "copper:cu:bare",
-)
-
-
 _GREEK_NAMES = (
     "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon "
     "phi chi psi omega"
@@ -267,8 +203,8 @@ def ranges_in(text: str) -> list[tuple[str, str, str]]:
 @lru_cache(maxsize=1)
 def kind_patterns() -> tuple[re.Pattern[str], ...]:
     """One pattern per group of kind words: any member, whole words (plural "s" allowed), in folded text."""
-    words = [whole_words("|".join(re.escape(m) for m in line.split("|")), plural="s?") for line in _KIND_WORDS]
-    return (*words, *map(_element_pattern, _ELEMENTS))
+    words = [whole_words("|".join(re.escape(m) for m in line.split("|")), plural="s?") for line in KIND_WORDS]
+    return (*words, *map(_element_pattern, ELEMENTS))
 
 
 def whole_words(alternatives: str, plural: str = "") -> re.Pattern[str]:

@@ -1,6 +1,6 @@
-"""Populations, organisms, study designs and elements the cited sources do not name ("in children", "in mice", "a
-randomised trial", "sodium atoms"): each group of words is one fact ("murine" names mice, "87Rb" rubidium; a
-plural is the same word)."""
+"""Populations, organisms, conditions, study designs and elements the cited sources do not name ("in children", "in
+mice", "stroke patients", "a randomised trial", "sodium atoms"): each group of words is one fact ("murine" names
+mice, "tumour" cancer, "87Rb" rubidium; a plural is the same word). The words: rag.check.rules.kind_words."""
 
 from __future__ import annotations
 
@@ -35,6 +35,11 @@ RULE = Rule(
         Example("In children, hearing loss predicted cognitive decline.", SOURCE),
         Example("A randomized trial found that hearing loss predicted cognitive decline.", SOURCE),
         Example("Sodium atoms were cooled far below the recoil limit.", ATOMS),
+        Example(  # the condition studied
+            "Thirty stroke patients committed more errors than controls in routine activities.",
+            "Thirty patients with closed head injury committed more errors than controls in routine activities.",
+        ),
+        Example("In patients with blindsight, the effects were linked to awareness.", "Participants reported faces."),
     ),
     must_pass=(
         Example("In mice, hearing loss predicted cognitive decline.", SOURCE),
@@ -44,5 +49,7 @@ RULE = Rule(
             "Calcium cycling drives thermogenesis in beige fat.", "Ca2+ cycling drives thermogenesis in beige fat."
         ),
         Example("Mice given 5 mg of the drug gained weight.", "Mice given 5 mg of the drug gained weight."),
+        Example("Patients with a brain tumour had lower scores.", "Patients with brain cancer had lower scores."),
+        Example("Epileptic patients showed early activation.", "A patient with epilepsy showed early activation."),
     ),
 )

@@ -54,5 +54,6 @@ RULE = Rule(
         Example("IL-18 and GPT-3 are names, not numbers.", "IL-18 and GPT-3 were studied."),
         Example("Over 250,000 agents were trained in 2000-2016.", "We train 250'000 agents over 2000-16."),
         Example("Each 10 ug/m3 rise mattered.", "Each 10 ug/m3 rise mattered."),
+        Example("In 96 extracted incisors, failures were rare.", "Ninety-six extracted incisors were restored."),
     ),
 )

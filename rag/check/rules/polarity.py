@@ -124,6 +124,22 @@ ALIGNED_ANTONYMS = _opposites(
     (r"largest|biggest", r"smallest"),
     (r"fastest", r"slowest"),
     (r"strongest", r"weakest"),
+    # Which side, which hemisphere, what was seen: "the right temporal lobe" for "the left temporal lobe".
+    (r"left", r"right"),
+    (r"ipsilateral\w*", r"contralateral\w*"),
+    (r"medial\w*", r"lateral\w*"),
+    (r"unilateral\w*", r"bilateral\w*"),
+    (r"deep", r"shallow"),
+    (r"living", r"nonliving|non-living"),
+    (r"animate", r"inanimate"),
+    (r"conscious\w*", r"unconscious\w*|nonconscious\w*"),
+    (r"supraliminal\w*", r"subliminal\w*"),
+    (r"explicit\w*", r"implicit\w*"),
+    (r"visible", r"invisible"),
+    (r"detected", r"undetected"),
+    (r"excitatory", r"inhibitory"),
+    (r"inputs?", r"outputs?"),
+    (r"before", r"after"),
 )
 
 

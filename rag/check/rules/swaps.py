@@ -18,11 +18,14 @@ def _as_number(word: str) -> str:
     return NUMBER_WORDS[word] if word in NUMBER_WORDS and word != "one" else word
 
 
-def _swapped(said: Sequence[str], replaced: Sequence[str]) -> Finding | None:
+def _swapped(said: Sequence[str], replaced: Sequence[str], restated: NumberTable) -> Finding | None:
     source_numbers = [w for w in replaced if _as_number(w)[0].isdigit()]
     evidence_numbers = NumberTable.of(" ".join(map(_as_number, source_numbers)))
     for word in said:
-        if _as_number(word)[0].isdigit() and evidence_numbers.values and not evidence_numbers.has(_as_number(word)):
+        number = _as_number(word)
+        if number[0].isdigit() and evidence_numbers.values and not evidence_numbers.has(number):
+            if restated.has(number):
+                continue  # aligned with the wrong one of the two sentences restated ("17 ms" of two durations)
             return Finding(CODE, word, source_numbers[0])
     replaced_kinds = {k for w in replaced if (k := kind_of(w)) is not None}
     for word in said:
@@ -33,7 +36,8 @@ def _swapped(said: Sequence[str], replaced: Sequence[str]) -> Finding | None:
 
 
 def find(c: Comparison) -> list[Finding]:
-    return [f for e in c.edits if e.substituted and (f := _swapped(e.said, e.replaced)) is not None]
+    restated = NumberTable.of(" ".join(map(_as_number, c.restates.split())))
+    return [f for e in c.edits if e.substituted and (f := _swapped(e.said, e.replaced, restated)) is not None]
 
 
 def describe(finding: Finding, cited: str, other: str | None) -> str:
@@ -58,6 +62,7 @@ RULE = Rule(
             "Feeding the upcoming five steps to the policy is sufficient.",
             "Feeding the upcoming 2 steps to the policy is sufficient.",
         ),
+        Example("Toddlers perceive colour categorically.", "Pre-linguistic infants perceive colour categorically."),
         Example(
             "Light-induced desorption loads a large magneto-optical trap of sodium atoms.",
             "We show that light-induced atom desorption loads a large magneto-optical trap of 87Rb atoms.",
@@ -71,5 +76,12 @@ RULE = Rule(
             "Feeding the upcoming 2 steps to the policy is sufficient.",
         ),
         Example("One of the 3 groups improved.", "Only one group of the three improved."),
+        Example(  # aligned with the other of two sentences, each with its number
+            "When masked fearful faces were shown for only 17 ms, emotion-specific ERP effects appeared only on "
+            "trials where the fearful faces were detected.",
+            "These emotion-specific effects were also triggered when masked faces were presented for only 17 ms, but "
+            "only on trials where fearful faces were successfully detected. When masked faces were shown for 50 ms, a "
+            "smaller but reliable frontal positivity was also elicited by undetected fearful faces.",
+        ),
     ),
 )
