@@ -44,7 +44,7 @@ from scifact_split import held_out_groups, read_rows  # noqa: E402
 from rag.check import judge as judge_module  # noqa: E402
 from rag.check import scoring  # noqa: E402
 from rag.check.judge import Judgement  # noqa: E402
-from rag.check.policy import ANSWER  # noqa: E402
+from rag.check.policy import ANSWER, fitted_conflict_bears  # noqa: E402
 from rag.check.reading import CitedText, Reading, read_against  # noqa: E402
 from rag.check.support_model import SupportScore  # noqa: E402
 from rag.corpus.loader import load_paths  # noqa: E402
@@ -171,8 +171,12 @@ def label_of(pair: Pair, combination: scoring.Combination | None, reading: Readi
     else:
         score = combination.probability(pair.fitted.score, pair.judgement)
         support = combination.label(pair.fitted.score, pair.judgement, score)
-        conflict = combination.conflicts(pair.fitted.contradiction, pair.judgement)
+        judged = combination.conflicts(False, pair.judgement)
     reading = reading or read_against(pair.sentence, [CitedText.of(pair.paper)])
+    if combination is not None:
+        fitted = pair.fitted.contradiction and not judged
+        evidence = pair.fitted.evidence_text
+        conflict = judged or (fitted and fitted_conflict_bears(evidence, pair.judgement.passage, reading))
     return ANSWER.label(support, reading, conflict).is_top, score
 
 

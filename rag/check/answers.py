@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from rag.check.claims import Claim, keep_given, with_citations
 from rag.check.model_judge import judge_with_model
-from rag.check.policy import ANSWER
+from rag.check.policy import ANSWER, conflict_of
 from rag.check.reading import CitedText, Reading, describe, prepare, read_against
 from rag.check.replies import read_claims
 from rag.check.scoring import NO_EVIDENCE, SourceScore, score_against_group, score_against_sources
@@ -93,7 +93,7 @@ def check_claim(
     cited = [n for n in cited if not given[n - 1].no_abstract]  # a title backs nothing: never cited as evidence
     support, best, best_n = _label_cited(claim.text, cited, scores, given, judge, usage)
     reading, why = _read(claim.text, cited, prepared)
-    conflict = bool(best and best.conflict and judge is None)
+    conflict = judge is None and conflict_of(best, reading)
     support = ANSWER.label(support, reading, conflict)  # the answer policy: what the sentence states decides
     if ANSWER.reversals(reading):  # it says the opposite of what it cites: never shown, even marked
         return DroppedSentence(with_citations(claim.text, cited), REVERSED, why)
@@ -101,13 +101,15 @@ def check_claim(
     if support in (Support.UNCITED, Support.UNSUPPORTED, Support.WEAK):
         # The model cited nothing, or a source that does not back the sentence: find the one that does.
         top = max(range(len(given)), key=lambda j: scores[j].score)
-        if scores[top].support.is_top and top + 1 not in cited and not _read(claim.text, [top + 1], prepared)[1]:
+        candidate = scores[top].support.is_top and top + 1 not in cited
+        there, findings = _read(claim.text, [top + 1], prepared) if candidate else (None, "")
+        if there is not None and not findings:
             confirmed = scores[top].support
             if judge is not None:  # --verify llm: the judge has the last word on the new citation too
                 confirmed = judge_with_model(claim.text, [(top + 1, given[top])], judge, usage)
             if confirmed.is_top:
                 cited, support, best, best_n, attributed = [top + 1], confirmed, scores[top], top + 1, True
-                why = ""
+                why, conflict = "", judge is None and conflict_of(best, there)
     if support not in SHOWN:
         return DroppedSentence(with_citations(claim.text, cited), UNSTATED if why else UNSUPPORTED, why)
     # "The paper also ..." citing one source (or, citing several, the one holding the evidence) is named.
@@ -120,7 +122,7 @@ def check_claim(
         best.score if best else None,
         attributed,
         _evidence(best, best_n) if best and best_n else None,
-        conflict=bool(best and best.conflict and judge is None),
+        conflict=conflict,
         subject=subject,
         subject_source=named_n if subject else None,
     )

@@ -30,7 +30,7 @@ from rag.check.paper_fit import (
     generic_citation,
     load_fit_model,
 )
-from rag.check.policy import MANUSCRIPT
+from rag.check.policy import MANUSCRIPT, conflict_of
 from rag.check.reading import CitedText, describe, read_against
 from rag.check.scoring import SourceScore, score_against_group, score_against_sources
 from rag.check.sentences import Support
@@ -270,7 +270,7 @@ class ManuscriptChecker:
                 if paper.id not in self._texts:
                     self._texts[paper.id] = CitedText.of(paper)
                 reading = read_against(text, [self._texts[paper.id]])
-            label = MANUSCRIPT.label(score.support, reading, score.conflict)
+            label = MANUSCRIPT.label(score.support, reading, conflict_of(score, reading))
             if reversed_here := MANUSCRIPT.reversals(reading):
                 contradiction = describe(reversed_here, "the abstract")
             else:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from rag.check.reading import CitedText, Reading, read_against
 from rag.check.rules.finding import Finding
-from rag.check.scoring import score_against_sources
+from rag.check.scoring import SourceScore, score_against_sources
 from rag.check.sentences import Support
 from rag.records import Paper
 
@@ -49,6 +49,24 @@ class Policy:
         return support
 
 
+def conflict_of(score: SourceScore | None, reading: Reading) -> bool:
+    """Whether the evidence says otherwise: the judge read a contradiction, or the fitted check saw a negation or a
+    reversal in the sentence the claim restates or the judge read as stating it. One it saw in another sentence
+    of the source (a conclusion's "no difference" beside the result restated) is about something else: counted,
+    it failed 22 faithful written sentences for 16 errors caught; so read, 12 for 13."""
+    if score is None or not score.conflict:
+        return False
+    if not score.fitted_conflict_only:
+        return True
+    return fitted_conflict_bears(score.sentence, score.passage, reading)
+
+
+def fitted_conflict_bears(evidence: str, passage: str, reading: Reading) -> bool:
+    """The fitted check's evidence sentence is within what the judge read or what the claim restates."""
+    sentence = " ".join(evidence.split())
+    return bool(sentence) and any(sentence in " ".join(text.split()) for text in (passage, reading.restates))
+
+
 ANSWER = Policy("answer", unstated_is_problem=True, reversal_alignment=0.0, conflict_contradicts=False)
 MANUSCRIPT = Policy(
     "manuscript", unstated_is_problem=False, reversal_alignment=MANUSCRIPT_ALIGNMENT, conflict_contradicts=True
@@ -60,4 +78,5 @@ def answer_label(claim: str, paper: Paper) -> tuple[Support, float]:
     support check's score (what `rag eval-support` measures)."""
     scored = score_against_sources([claim], [paper])[0][0]
     support = Support.UNSUPPORTED if paper.no_abstract else scored.support
-    return ANSWER.label(support, read_against(claim, [CitedText.of(paper)]), scored.conflict), scored.score
+    reading = read_against(claim, [CitedText.of(paper)])
+    return ANSWER.label(support, reading, conflict_of(scored, reading)), scored.score

@@ -35,6 +35,8 @@ class SourceScore:
     contradicted: float | None = None  # the judge: P(the source says otherwise)
     fitted: float = 0.0  # the fitted support score alone (what the wrong-paper model was fitted on)
     opposite: str = ""  # the judge: the source's passage that states the sentence's opposite, if one does
+    passage: str = ""  # the judge: the stretch of the source it read as closest to stating the sentence
+    fitted_conflict_only: bool = False  # the conflict is the fitted check's alone: the judge read none
 
 
 @dataclass(frozen=True)
@@ -109,10 +111,11 @@ def _source_score(result: SupportScore, judgement: Judgement) -> SourceScore:
         )
     probability = combination.probability(result.score, judgement)
     label = combination.label(result.score, judgement, probability)
-    conflict = combination.conflicts(result.contradiction, judgement)
+    judged = combination.conflicts(False, judgement)
     return SourceScore(
-        round(probability, 4), label, position, result.evidence_text, conflict,
+        round(probability, 4), label, position, result.evidence_text, judged or result.contradiction,
         round(judgement.stated, 4), round(judgement.contradicted, 4), result.score, judgement.opposite,
+        judgement.passage, result.contradiction and not judged,
     )  # fmt: skip
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rag.check.markers import CITATION_GROUP
-from rag.check.rules.kind_words import ELEMENTS, KIND_WORDS
+from rag.check.rules.kind_words import ELEMENTS, IRREGULAR_DEMONYMS, KIND_WORDS
 from rag.check.rules.polarity import words
 from rag.text import stopwords, tokenize
 
@@ -290,7 +290,11 @@ def name_in(name: str, folded_source: str) -> bool:
     parts = [w for w in re.split(r"[\s-]+", bare) if len(w) > 1]  # "North Pacific DOM", "eIF4G-eIF4E"
     if len(parts) > 1 and all(re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z])", folded_source) for w in parts):
         return True
-    return _demonym_of(folded, folded_source) or _acronym_of(name, folded_source)
+    return (
+        _demonym_of(folded, folded_source)
+        or _irregular_demonym(folded, folded_source)
+        or _acronym_of(name, folded_source)
+    )
 
 
 def _squashed(text: str) -> str:
@@ -307,6 +311,15 @@ def _demonym_of(folded: str, folded_source: str) -> bool:
     # Cut to no fewer than DEMONYM_STEM letters: "Atari" cut to "at" was read as named by "attribute".
     cuts = [stem[: len(stem) - cut] for cut in (0, 1, 2) if len(stem) - cut >= DEMONYM_STEM]
     return any(re.search(rf"\b{re.escape(cut)}", folded_source) for cut in cuts)
+
+
+def _irregular_demonym(folded: str, folded_source: str) -> bool:
+    """ "swiss" where the source names Switzerland, and "switzerland" where it says "Swiss"."""
+    pairs = [(people, place) for people, places in IRREGULAR_DEMONYMS.items() for place in places]
+    named = [people for people, place in pairs if place == folded] + [
+        place for people, place in pairs if people in (folded, folded.removesuffix("s"))
+    ]
+    return any(re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", folded_source) for word in named)
 
 
 def _acronym_of(name: str, folded_source: str) -> bool:

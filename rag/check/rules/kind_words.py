@@ -1,5 +1,6 @@
 """The words of the facts a sentence must take from its source (rag.check.rules.kinds): who or what was studied,
-with what, and how. Data, read by rag.check.rules.facts.kind_patterns."""
+with what, and how; and the peoples whose names are not their place's with an ending. Data, read by
+rag.check.rules.facts."""
 
 # What a population, an organism, a place or a study design is called: named, it must be the source's.
 # Each group's words are one fact (a source saying "murine" names mice); a plural "s" is always allowed.
@@ -132,3 +133,29 @@ ELEMENTS = (
     "zinc:zn:bare",
     "copper:cu:bare",
 )
+
+
+# A people named otherwise than its place's stem and an ending ("Swiss" of Switzerland, "Dutch" of the
+# Netherlands): the places, in a source's folded words, that name it. The regular ones ("Kenyan", "Chinese",
+# "Peruvian") are read by their stem.
+IRREGULAR_DEMONYMS = {
+    "swiss": ("switzerland",),
+    "dutch": ("netherlands", "holland"),
+    "french": ("france",),
+    "danish": ("denmark",),
+    "dane": ("denmark",),
+    "greek": ("greece",),
+    "filipino": ("philippines",),
+    "filipina": ("philippines",),
+    "british": ("britain", "united kingdom", "uk"),
+    "briton": ("britain", "united kingdom", "uk"),
+    "welsh": ("wales",),
+    "irish": ("ireland",),
+    "polish": ("poland",),
+    "american": ("america", "united states", "usa", "u.s"),
+    "malagasy": ("madagascar",),
+    "argentine": ("argentina",),
+    "flemish": ("flanders",),
+    "cypriot": ("cyprus",),
+    "lao": ("laos",),
+}
