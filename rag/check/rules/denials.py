@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from rag.check.rules.alignment import content_tokens
@@ -25,6 +26,25 @@ def _denies(tokens: Sequence[str], at: int, other: set[str]) -> bool:
     return bool(following) and following[0] in other
 
 
+def _denied_words(tokens: Sequence[str]) -> Counter[str]:
+    """How often a text denies each word (the first content word after a denial)."""
+    found: Counter[str] = Counter()
+    for at, token in enumerate(tokens):
+        if DENIAL.fullmatch(token) and (following := content_tokens(tokens[at + 1 : at + 1 + DENIED_WORD_REACH])):
+            found[following[0]] += 1
+    return found
+
+
+def _restates_denial(tokens: Sequence[str], at: int, other: Sequence[str]) -> bool:
+    """The denial at ``at`` is one ``other`` makes too: "nor" after an earlier denial continues it ("neither ...
+    nor" for "do not ... or"), and a denial of a word ``other`` denies as often is moved, not added ("showed no
+    significant change" for "there were no significant changes")."""
+    if tokens[at] == "nor" and any(DENIAL.fullmatch(t) for t in tokens[:at]):
+        return True
+    following = content_tokens(tokens[at + 1 : at + 1 + DENIED_WORD_REACH])
+    return bool(following) and _denied_words(tokens)[following[0]] <= _denied_words(other)[following[0]]
+
+
 def _whole_contrast(tokens: Sequence[str], at: int, span: range) -> bool:
     """The denial at ``at`` is a contrast ("but not category-specific") that ``span`` (the words a restatement
     adds or leaves out) holds whole, with the word it denies: nothing the other side says is denied."""
@@ -43,13 +63,25 @@ def _denial(c: Comparison, edit: Edit, first: int, last: int) -> Finding | None:
     # adds applies to is the source's; a clause left out or reworded is not a denial.
     kept_around = first < edit.source_at < last or edit.substituted
     said_span = range(edit.sentence_at, edit.sentence_at + len(edit.said))
-    added = [k for k in said_span if _denies(mine, k, set(theirs)) and not _whole_contrast(mine, k, said_span)]
+    added = [
+        k
+        for k in said_span
+        if _denies(mine, k, set(theirs))
+        and not _whole_contrast(mine, k, said_span)
+        and not _restates_denial(mine, k, theirs)
+    ]
     if len(edit.replaced) > MAX_SWAPPED_WORDS and not any(DENIAL.fullmatch(w) for w in edit.replaced):
         added = []  # in place of a clause without a denial: reworded, not denied
     dropped = []
     if kept_around:
         span = range(edit.source_at, edit.source_at + len(edit.replaced))
-        dropped = [k for k in span if _denies(theirs, k, set(mine)) and not _whole_contrast(theirs, k, span)]
+        dropped = [
+            k
+            for k in span
+            if _denies(theirs, k, set(mine))
+            and not _whole_contrast(theirs, k, span)
+            and not _restates_denial(theirs, k, mine)
+        ]
     if len(added) > len(dropped) and not any(NEGATION.fullmatch(w) for w in edit.replaced):
         # ("could neither block" for "failed to block": the source's own denial, in other words)
         return Finding(CODE, mine[added[0]])
@@ -82,6 +114,10 @@ RULE = Rule(
     must_find=(
         Example("Coffee consumption was associated with mortality.", SOURCE),
         Example("Blood pressure showed a significant difference between groups.", SOURCE),
+        Example(  # a word the source denies once, denied twice
+            "The allele, despite not being associated with susceptibility, is not associated with a milder course.",
+            "The allele, despite not being associated with susceptibility, is associated with a milder course.",
+        ),
         Example(  # the contrast kept, its denial dropped
             "Priming was found for words and also for pictures.",
             "Priming was found for words but not for pictures.",
@@ -97,6 +133,14 @@ RULE = Rule(
             "The Yangtze estuary is considered as an important eco-region of China, but it has been heavily disturbed "
             "by reclamation projects. We evaluated the effect of freshwater inflow on the self-restoration of "
             "macrobenthic diversity in 3-year-old vegetated, gravel, and mudflat habitats of reclaimed wetlands.",
+        ),
+        Example(  # "neither ... nor" for "do not ... or"
+            "Arf mutants could neither block rRNA synthesis nor inhibit proliferation.",
+            "Arf mutants do not block rRNA synthesis or inhibit cell proliferation.",
+        ),
+        Example(  # the same denial, moved
+            "Methane fluxes showed no significant change over the study period.",
+            "There were no significant changes in methane fluxes during the study period.",
         ),
         Example(  # a contrast left out whole
             "A category-specific agnosia can arise from a modality-specific impairment in visual representation.",

@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rag.check.markers import CITATION_GROUP
-from rag.check.rules.kind_words import ELEMENTS, IRREGULAR_DEMONYMS, KIND_WORDS
+from rag.check.rules.kind_words import ELEMENTS, FORMULAS, IRREGULAR_DEMONYMS, KIND_WORDS
 from rag.check.rules.polarity import words
+from rag.check.rules.units import Measured, number_value, units_in
 from rag.text import stopwords, tokenize
 
 _RAISED_DOT = re.compile(r"(?<=\d)·(?=\d)")
@@ -40,6 +41,8 @@ _RANGE = re.compile(
 )
 
 
+# A number glued to a unit in lower case ("200μs", "2.49psu", "0.5mm"): a source's value all the same.
+_GLUED_UNIT = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)(?=[a-zμ°‰]{1,4}\b)")
 # Thousands written with spaces, as some journals do ("19 999").
 _SPACED_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?: \d{3})+(?![\w.,]\d)")
 # A number the sentence rounds from its source keeps at least this many significant digits (1.8 or 33).
@@ -109,13 +112,6 @@ def fold(text: str) -> str:
     return _RAISED_DOT.sub(".", text)
 
 
-def _value(raw: str) -> str:
-    """'32,441' -> '32441', '.004' -> '0.004', '1.50' -> '1.5', '007' -> '7'."""
-    whole, _, decimals = raw.replace(",", "").replace(" ", "").partition(".")
-    whole, decimals = whole.lstrip("0") or "0", decimals.rstrip("0")
-    return f"{whole}.{decimals}" if decimals else whole
-
-
 def is_unit(suffix: str) -> bool:
     """Letters after digits that keep them a number: a unit or a fold ("10 mg", "4.8x"), not a name ("2D")."""
     return not suffix or suffix in _UNITS or (len(suffix) > 1 and suffix.lower() in _UNITS) or suffix == "X"
@@ -155,14 +151,19 @@ class NumberTable:
 
     @classmethod
     def of(cls, text: str) -> NumberTable:
-        values = {_value(n) for n in numbers_in(text)}
-        values |= {_value(m.group(0)) for m in _SPACED_THOUSANDS.finditer(text)}
+        values = {number_value(n) for n in numbers_in(text)}
+        values |= {number_value(m.group(0)) for m in _SPACED_THOUSANDS.finditer(text)}
         values |= {NUMBER_WORDS[w] for w in words(text) if w in NUMBER_WORDS}
-        ranges = {(_value(low), _value(high)) for _, low, high in ranges_in(text)}
+        values |= {number_value(m.group(1)) for m in _GLUED_UNIT.finditer(_plain_digits(text))}
+        ranges = {(number_value(low), number_value(high)) for _, low, high in ranges_in(text)}
         return cls(frozenset(values), frozenset(ranges | {span for r in ranges if (span := _year_span(*r))}))
 
     def has(self, raw: str) -> bool:
         return any(_same_number(raw, known) for known in self.values)
+
+    def has_scaled(self, raw: str, scale: float) -> bool:
+        """``raw`` times ``scale`` ("3.1" million) is a value of the source, rounded ("3,140,413")."""
+        return any(_same_number(raw, number_value(f"{float(known) / scale:.6f}")) for known in self.values)
 
     def has_range(self, low: str, high: str) -> bool:
         return any(_same_number(low, a) and _same_number(high, b) for a, b in self.ranges)
@@ -178,7 +179,7 @@ def _year_span(low: str, high: str) -> tuple[str, str] | None:
 def _same_number(raw: str, known: str) -> bool:
     """``raw`` (as a sentence writes it) is ``known`` (a source's value), or ``known`` rounded: the sentence may
     round the source's number (1.461 -> 1.46, 32.7 -> 33), never the other way."""
-    value = _value(raw)
+    value = number_value(raw)
     if value == known:
         return True
     decimals = len(value.split(".")[1]) if "." in value else 0
@@ -283,13 +284,17 @@ def name_in(name: str, folded_source: str) -> bool:
     folded = _POSSESSIVE.sub("", fold(name))
     # "miR-132-deficient", "p53-driven": the name without the word that describes it.
     bare = _DESCRIBED.sub("", folded)
-    variants = {v for form in (folded, bare) for v in (form, form.removesuffix("s"), form.replace("-", " "))}
+    # "d13C" is how plain text writes δ13C (folded "delta13c"); "CO2" is named "carbon dioxide".
+    forms = {folded, bare, _DELTA.sub("delta", folded), *FORMULAS.get(folded, ())}
+    forms |= {formula for formula, names in FORMULAS.items() if folded in names}
+    variants = {v for form in forms for v in (form, form.removesuffix("s"), form.replace("-", " "))}
     squashed = _squashed(folded_source)
     if any(v and (v in folded_source or _squashed(v) in squashed) for v in variants):
         return True
-    parts = [w for w in re.split(r"[\s-]+", bare) if len(w) > 1]  # "North Pacific DOM", "eIF4G-eIF4E"
-    if len(parts) > 1 and all(re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z])", folded_source) for w in parts):
-        return True
+    for whole in (bare, _DELTA.sub("delta", bare)):
+        parts = [w for w in re.split(r"[\s-]+", whole) if len(w) > 1]  # "North Pacific DOM", "eIF4G-eIF4E"
+        if len(parts) > 1 and all(re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z])", folded_source) for w in parts):
+            return True
     return (
         _demonym_of(folded, folded_source)
         or _irregular_demonym(folded, folded_source)
@@ -333,6 +338,7 @@ def _acronym_of(name: str, folded_source: str) -> bool:
 
 
 _POSSESSIVE = re.compile(r"['’]s$")
+_DELTA = re.compile(r"(?<![a-z])d(?=\d)")
 _DESCRIBED = re.compile(
     r"-(?:deficient|driven|based|like|related|derived|mediated|induced|treated|dependent|specific|positive|"
     r"negative|null|knockout|expressing|associated|type|only|free|rich|containing)$"
@@ -351,7 +357,8 @@ class SourceFacts:
     folded: str
     numbers: NumberTable
     terms: frozenset[str]
+    units: frozenset[Measured] = frozenset()
 
     @classmethod
     def of(cls, text: str) -> SourceFacts:
-        return cls(fold(text), NumberTable.of(text), frozenset(tokenize(text)))
+        return cls(fold(text), NumberTable.of(text), frozenset(tokenize(text)), units_in(text))

@@ -159,3 +159,56 @@ IRREGULAR_DEMONYMS = {
     "cypriot": ("cyprus",),
     "lao": ("laos",),
 }
+
+# A compound written as its formula or its name: either states the other ("CO2" where a source says "carbon
+# dioxide").
+FORMULAS = {
+    "co2": ("carbon dioxide",),
+    "ch4": ("methane",),
+    "n2o": ("nitrous oxide",),
+    "no2": ("nitrogen dioxide",),
+    "so2": ("sulfur dioxide", "sulphur dioxide"),
+    "o3": ("ozone",),
+    "nh3": ("ammonia",),
+    "h2s": ("hydrogen sulfide", "hydrogen sulphide"),
+    "h2o2": ("hydrogen peroxide",),
+    "nacl": ("sodium chloride",),
+    "co": ("carbon monoxide",),
+    "no": ("nitric oxide",),
+    "o2": ("oxygen",),
+    "n2": ("nitrogen",),
+    "h2": ("hydrogen",),
+    "h2o": ("water",),
+}
+
+# Units a number is written with, by what they measure: the same number in another unit of the same kind ("200
+# ms" where the source has "200 μs") is another value. Each unit's ways of writing, the first its name here.
+UNITS = {
+    "time": (
+        "ns|nanosecond|nanoseconds",
+        "μs|us|µs|microsecond|microseconds",
+        "ms|millisecond|milliseconds|msec",
+        "s|sec|second|seconds",
+        "min|minute|minutes",
+        "h|hr|hrs|hour|hours",
+        "d|day|days",
+        "wk|wks|week|weeks",
+        "mo|month|months",
+        "y|yr|yrs|year|years",
+    ),
+    "length": (
+        "nm|nanometre|nanometres|nanometer|nanometers",
+        "μm|um|µm|micrometre|micrometres|micrometer|micrometers|micron|microns",
+        "mm|millimetre|millimetres|millimeter|millimeters",
+        "cm|centimetre|centimetres|centimeter|centimeters",
+        "m|metre|metres|meter|meters",
+        "km|kilometre|kilometres|kilometer|kilometers",
+    ),
+    "mass": (
+        "ng|nanogram|nanograms",
+        "μg|ug|µg|microgram|micrograms|mcg",
+        "mg|milligram|milligrams",
+        "g|gram|grams",
+        "kg|kilogram|kilograms",
+    ),
+}

@@ -44,6 +44,9 @@ RULE = Rule(
         Example("Spanish and Swedish households took part.", "Households in Spain and Sweden took part."),
         Example("Swiss and Dutch households took part.", "Households in Switzerland and the Netherlands took part."),
         Example("Households in Switzerland took part.", "Swiss households took part."),
+        Example(
+            "Values of d13C-DIC and CO2 uptake were low.", "The δ¹³C_DIC values and carbon dioxide uptake were low."
+        ),
         Example("A model-based RL agent learned to walk.", "A model-based reinforcement learning agent walked."),
         Example("Loss of miR-132-deficient T cells' IL-10 was seen.", "miR-132 knockout T cells lost IL-10."),
         Example("Temperatures rose in Grønfjorden.", "Temperatures rose in Gronfjorden."),

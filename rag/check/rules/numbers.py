@@ -3,18 +3,49 @@ or a range, which is one fact (its two ends found apart in the source do not mak
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 from rag.check.rules.facts import SourceFacts, numbers_in, ranges_in
 from rag.check.rules.finding import Finding
 from rag.check.rules.presence import describe_unstated, found_elsewhere, unstated
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
+from rag.check.rules.units import UNIT_OF, WITH_UNIT, other_unit
 
 CODE = "unstated-number"
 
 
-def _states_number(raw: str, source: SourceFacts) -> bool:
-    return source.numbers.has(raw)
+# How a sentence may write a source's number: "3.1 million" for 3,140,413; "52% higher" for a ratio of 1.52,
+# "48% lower" for 0.52.
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_WRITTEN_AS = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(%|percent\b|per cent\b|thousand\b|million\b|billion\b)")
+
+
+def _states_number(raw: str, written: frozenset[str], source: SourceFacts) -> bool:
+    if source.numbers.has(raw):
+        return True
+    if any(source.numbers.has_scaled(raw, _SCALES[w]) for w in written if w in _SCALES):
+        return True
+    if written & {"%", "percent", "per cent"} and "." not in raw and 0 < int(raw) < 100:
+        return any(source.numbers.has(f"{1 + sign * int(raw) / 100:.2f}") for sign in (1, -1))
+    return False
+
+
+def _unit_swaps(c: Comparison) -> list[Finding]:
+    found = []
+    for match in WITH_UNIT.finditer(c.sentence):
+        raw, unit = match.group(1), UNIT_OF[match.group(2)]
+        if c.cited and all(other_unit(raw, unit, s.units) for s in c.cited):
+            found.append(Finding(CODE, match.group(0)))
+    return found
+
+
+def _written_as(sentence: str) -> dict[str, frozenset[str]]:
+    """Each number of the sentence, with the words that follow it: a percent sign or a scale."""
+    found: dict[str, set[str]] = {}
+    for match in _WRITTEN_AS.finditer(sentence):
+        found.setdefault(match.group(1), set()).add(match.group(2).lower())
+    return {raw: frozenset(words) for raw, words in found.items()}
 
 
 def _states_range(low: str, high: str, source: SourceFacts) -> bool:
@@ -32,8 +63,13 @@ def find(c: Comparison) -> list[Finding]:
         other = found_elsewhere(c.others, states)
         if other is not None or not all(s.numbers.has(n) for n in (low, high) for s in c.cited[:1]):
             found.append(Finding(CODE, written.replace(" ", ""), found_in=other))
-    facts = [(raw, partial(_states_number, raw)) for raw in numbers_in(c.sentence) if raw not in in_ranges]
-    return found + unstated(CODE, facts, c)
+    followed_by = _written_as(c.sentence)
+    facts = [
+        (raw, partial(_states_number, raw, followed_by.get(raw, frozenset())))
+        for raw in numbers_in(c.sentence)
+        if raw not in in_ranges
+    ]
+    return found + unstated(CODE, facts, c) + _unit_swaps(c)
 
 
 SOURCE = "Among 32,441 adults, the hazard ratio was 1.46 (95% CI 1.21-1.98) over nine years."
@@ -47,6 +83,8 @@ RULE = Rule(
         Example("Among 32,441 adults, the hazard ratio was 1.76 over nine years.", SOURCE),
         Example("The hazard ratio was 1.46 (95% CI 1.10-1.98).", SOURCE),
         Example("Adults were followed for 12 years.", SOURCE),
+        Example("Among 3.4 million adults, risk was 46% higher.", SOURCE),
+        Example("The pressure decays within 200 ms.", "The pressure decays with a time constant as short as 200μs."),
     ),
     must_pass=(
         Example("Among 32441 adults the hazard ratio was 1.5 over 9 years.", SOURCE),
@@ -55,5 +93,10 @@ RULE = Rule(
         Example("Over 250,000 agents were trained in 2000-2016.", "We train 250'000 agents over 2000-16."),
         Example("Each 10 ug/m3 rise mattered.", "Each 10 ug/m3 rise mattered."),
         Example("In 96 extracted incisors, failures were rare.", "Ninety-six extracted incisors were restored."),
+        Example(  # a scale, a ratio as a percentage, a unit glued to its number
+            "Among more than 3.1 million patients, obesity meant a 52% higher risk within 200 microseconds.",
+            "In total, 3,140,413 patients were included; obesity raised the risk (RR=1.52) within 200μs.",
+        ),
+        Example("Adults were followed for nine years and 9 months.", SOURCE),
     ),
 )
