@@ -71,6 +71,8 @@ def _in_a_verb(sentence: str) -> list[Compared]:
     found = []
     for match in BEATS.finditer(sentence):
         head = words(_CLAUSE_END.split(sentence[: match.start()])[-1])[-SIDE_WORDS:]
+        if not head:  # "..., outperforming B": what outperforms is the sentence's subject
+            head = words(_CLAUSE_END.split(sentence, maxsplit=1)[0])[:SIDE_WORDS]
         tail = words(_CLAUSE_END.split(sentence[match.end() :], maxsplit=1)[0])[:SIDE_WORDS]
         first, second = (tail, head) if match.group("passive") else (head, tail)
         found.append(Compared(1, frozenset(tokenize(" ".join(first))), frozenset(tokenize(" ".join(second)))))
@@ -113,11 +115,14 @@ def _source_comparisons(folded: str) -> tuple[Compared, ...]:
 def turned_around(said: Compared, source: Compared) -> bool:
     """The same direction with the two sides swapped: each side of the sentence's comparison holds a term of the
     source's other side, and what the sentence compares against ("than B") is not what the source compares
-    against (the attribute compared, "response", "recurrence", may stand on the first side of both)."""
+    against (the attribute compared, "response", "recurrence", may stand on the first side of both), or shares
+    fewer of its terms than the two sides share crossed ("in precision" after both sides)."""
     mine_first, mine_second = said.first - said.second, said.second - said.first
     theirs_first, theirs_second = source.first - source.second, source.second - source.first
-    crossed = bool(mine_first & theirs_second) and bool(mine_second & theirs_first)
-    return said.sign == source.sign and crossed and not mine_second & theirs_second
+    crossed_first, crossed_second = mine_first & theirs_second, mine_second & theirs_first
+    straight = len(mine_second & theirs_second)
+    outweighs = not straight or len(crossed_first) + len(crossed_second) > straight + len(mine_first & theirs_first)
+    return said.sign == source.sign and bool(crossed_first) and bool(crossed_second) and outweighs
 
 
 def find(c: Comparison) -> list[Finding]:
@@ -159,6 +164,10 @@ RULE = Rule(
             "Models based on clinical case counts alone outperformed those that added wastewater data.",
             "Models that included wastewater had higher predictive power than models that included case counts only.",
         ),
+        Example(  # a participle after a comma: its subject is the sentence's
+            "Baseline CNN architectures outperformed the CBAM-CNN in precision and consistency.",
+            "The proposed CBAM-CNN achieves an AUC of 0.958, outperforming baseline CNN architectures in precision.",
+        ),
         Example(  # a preference turned around
             "This form of dementia was attributed to pathology in frontal rather than temporal regions of the brain.",
             "It is assumed to be an atrophy with emphasis of pathology in temporal rather than frontal regions.",
@@ -166,6 +175,10 @@ RULE = Rule(
     ),
     must_pass=(
         Example("The soil carbon response was stronger in forests than in grasslands.", SOURCE),
+        Example(
+            "The CBAM-CNN outperformed baseline CNN architectures in precision and consistency.",
+            "The proposed CBAM-CNN achieves an AUC of 0.958, outperforming baseline CNN architectures in precision.",
+        ),
         Example(
             "Its pathology lies in temporal rather than frontal regions of the brain.",
             "It is assumed to be an atrophy with emphasis of pathology in temporal rather than frontal regions.",

@@ -54,6 +54,18 @@ def _whole_contrast(tokens: Sequence[str], at: int, span: range) -> bool:
     return bool(following) and following[0] in span
 
 
+def _denials_in(tokens: Sequence[str], span: range, other: Sequence[str]) -> list[int]:
+    """The denials of ``tokens`` within ``span`` that deny a word of ``other`` and that ``other`` does not make
+    too (a contrast the span holds whole, "nor" continuing a denial, a denial moved)."""
+    return [
+        k
+        for k in span
+        if _denies(tokens, k, set(other))
+        and not _whole_contrast(tokens, k, span)
+        and not _restates_denial(tokens, k, other)
+    ]
+
+
 def _denial(c: Comparison, edit: Edit, first: int, last: int) -> Finding | None:
     if edit.op == "equal" or (edit.substituted and opposed(edit.said, edit.replaced)):
         return None  # nothing changed, or a direction turned (the directions rule's)
@@ -62,26 +74,12 @@ def _denial(c: Comparison, edit: Edit, first: int, last: int) -> Finding | None:
     # out (or puts a word or two in its place: "no significant" -> "a significant"), and the word a denial it
     # adds applies to is the source's; a clause left out or reworded is not a denial.
     kept_around = first < edit.source_at < last or edit.substituted
-    said_span = range(edit.sentence_at, edit.sentence_at + len(edit.said))
-    added = [
-        k
-        for k in said_span
-        if _denies(mine, k, set(theirs))
-        and not _whole_contrast(mine, k, said_span)
-        and not _restates_denial(mine, k, theirs)
-    ]
+    added = _denials_in(mine, range(edit.sentence_at, edit.sentence_at + len(edit.said)), theirs)
     if len(edit.replaced) > MAX_SWAPPED_WORDS and not any(DENIAL.fullmatch(w) for w in edit.replaced):
         added = []  # in place of a clause without a denial: reworded, not denied
     dropped = []
     if kept_around:
-        span = range(edit.source_at, edit.source_at + len(edit.replaced))
-        dropped = [
-            k
-            for k in span
-            if _denies(theirs, k, set(mine))
-            and not _whole_contrast(theirs, k, span)
-            and not _restates_denial(theirs, k, mine)
-        ]
+        dropped = _denials_in(theirs, range(edit.source_at, edit.source_at + len(edit.replaced)), mine)
     if len(added) > len(dropped) and not any(NEGATION.fullmatch(w) for w in edit.replaced):
         # ("could neither block" for "failed to block": the source's own denial, in other words)
         return Finding(CODE, mine[added[0]])

@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.check.rules import certainty, comparisons, denials, directions, kinds, names, numbers, strength, swaps
+from rag.check.rules import (
+    bindings,
+    certainty,
+    comparisons,
+    denials,
+    directions,
+    kinds,
+    names,
+    numbers,
+    strength,
+    swaps,
+)
 from rag.check.rules.facts import SourceFacts, fold
 from rag.check.rules.finding import Finding
 from rag.check.rules.rule import Comparison, Rule, Stage
@@ -23,6 +34,7 @@ RULES: tuple[Rule, ...] = (
     denials.RULE,
     strength.RULE,
     comparisons.RULE,
+    bindings.RULE,
 )
 BY_CODE = {rule.code: rule for rule in RULES}
 
