@@ -176,7 +176,9 @@ def label_of(pair: Pair, combination: scoring.Combination | None, reading: Readi
     if combination is not None:
         fitted = pair.fitted.contradiction and not judged
         evidence = pair.fitted.evidence_text
-        conflict = judged or (fitted and fitted_conflict_bears(evidence, pair.judgement.passage, reading))
+        conflict = judged or (
+            fitted and fitted_conflict_bears(evidence, pair.judgement.passage, reading, pair.sentence)
+        )
     return ANSWER.label(support, reading, conflict).is_top, score
 
 

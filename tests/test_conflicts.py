@@ -26,17 +26,25 @@ def _score(sentence: str, passage: str, fitted_only: bool) -> SourceScore:
 
 def test_a_fitted_conflict_in_another_sentence_than_the_one_restated_does_not_count() -> None:
     reading = Reading(restates=RESULT, aligned=0.8, source=0)
-    assert not conflict_of(_score(CONCLUSION, RESULT, fitted_only=True), reading)
+    assert not conflict_of(_score(CONCLUSION, RESULT, fitted_only=True), reading, RESULT)
 
 
 def test_a_fitted_conflict_in_the_sentence_restated_or_read_by_the_judge_counts() -> None:
-    assert conflict_of(_score(RESULT, "", fitted_only=True), Reading(restates=RESULT, aligned=0.8, source=0))
-    assert conflict_of(_score(CONCLUSION, f"{RESULT} {CONCLUSION}", fitted_only=True), Reading())
+    assert conflict_of(_score(RESULT, "", fitted_only=True), Reading(restates=RESULT, aligned=0.8, source=0), RESULT)
+    assert conflict_of(_score(CONCLUSION, f"{RESULT} {CONCLUSION}", fitted_only=True), Reading(), RESULT)
+
+
+def test_a_negation_the_claim_shares_with_the_stretch_it_restates_is_left_to_the_rules() -> None:
+    restated = "There were no significant changes in methane fluxes during the study period."
+    claim = "Methane fluxes showed no significant change over the study period."
+    reading = Reading(restates=restated, aligned=0.9, source=0)
+    assert not conflict_of(_score(restated, restated, fitted_only=True), reading, claim)
+    assert conflict_of(_score(restated, restated, fitted_only=True), reading, "Methane fluxes changed over the period.")
 
 
 def test_a_contradiction_the_judge_read_always_counts() -> None:
-    assert conflict_of(_score(CONCLUSION, RESULT, fitted_only=False), Reading(restates=RESULT))
-    assert not conflict_of(None, Reading())
+    assert conflict_of(_score(CONCLUSION, RESULT, fitted_only=False), Reading(restates=RESULT), RESULT)
+    assert not conflict_of(None, Reading(), RESULT)
 
 
 PUBMED = (

@@ -93,7 +93,7 @@ def check_claim(
     cited = [n for n in cited if not given[n - 1].no_abstract]  # a title backs nothing: never cited as evidence
     support, best, best_n = _label_cited(claim.text, cited, scores, given, judge, usage)
     reading, why = _read(claim.text, cited, prepared)
-    conflict = judge is None and conflict_of(best, reading)
+    conflict = judge is None and conflict_of(best, reading, claim.text)
     support = ANSWER.label(support, reading, conflict)  # the answer policy: what the sentence states decides
     if ANSWER.reversals(reading):  # it says the opposite of what it cites: never shown, even marked
         return DroppedSentence(with_citations(claim.text, cited), REVERSED, why)
@@ -109,7 +109,7 @@ def check_claim(
                 confirmed = judge_with_model(claim.text, [(top + 1, given[top])], judge, usage)
             if confirmed.is_top:
                 cited, support, best, best_n, attributed = [top + 1], confirmed, scores[top], top + 1, True
-                why, conflict = "", judge is None and conflict_of(best, there)
+                why, conflict = "", judge is None and conflict_of(best, there, claim.text)
     if support not in SHOWN:
         return DroppedSentence(with_citations(claim.text, cited), UNSTATED if why else UNSUPPORTED, why)
     # "The paper also ..." citing one source (or, citing several, the one holding the evidence) is named.

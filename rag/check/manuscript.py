@@ -270,7 +270,7 @@ class ManuscriptChecker:
                 if paper.id not in self._texts:
                     self._texts[paper.id] = CitedText.of(paper)
                 reading = read_against(text, [self._texts[paper.id]])
-            label = MANUSCRIPT.label(score.support, reading, conflict_of(score, reading))
+            label = MANUSCRIPT.label(score.support, reading, conflict_of(score, reading, text))
             if reversed_here := MANUSCRIPT.reversals(reading):
                 contradiction = describe(reversed_here, "the abstract")
             else:
