@@ -44,7 +44,7 @@ from scifact_split import held_out_groups, read_rows  # noqa: E402
 from rag.check import judge as judge_module  # noqa: E402
 from rag.check import scoring  # noqa: E402
 from rag.check.judge import Judgement  # noqa: E402
-from rag.check.policy import ANSWER, fitted_conflict_bears  # noqa: E402
+from rag.check.policy import ANSWER, conflict_of  # noqa: E402
 from rag.check.reading import CitedText, Reading, read_against  # noqa: E402
 from rag.check.support_model import SupportScore  # noqa: E402
 from rag.corpus.loader import load_paths  # noqa: E402
@@ -166,20 +166,9 @@ def label_of(pair: Pair, combination: scoring.Combination | None, reading: Readi
     """(top label under the answer policy, score) as the check gives them with ``combination`` (None: without
     the judge)."""
     assert pair.fitted is not None and pair.judgement is not None
-    if combination is None:
-        support, score, conflict = pair.fitted.label, pair.fitted.score, pair.fitted.contradiction
-    else:
-        score = combination.probability(pair.fitted.score, pair.judgement)
-        support = combination.label(pair.fitted.score, pair.judgement, score)
-        judged = combination.conflicts(False, pair.judgement)
+    scored = scoring.source_score(pair.fitted, pair.judgement, combination)
     reading = reading or read_against(pair.sentence, [CitedText.of(pair.paper)])
-    if combination is not None:
-        fitted = pair.fitted.contradiction and not judged
-        evidence = pair.fitted.evidence_text
-        conflict = judged or (
-            fitted and fitted_conflict_bears(evidence, pair.judgement.passage, reading, pair.sentence)
-        )
-    return ANSWER.label(support, reading, conflict).is_top, score
+    return ANSWER.label(scored.support, reading, conflict_of(scored, reading, pair.sentence)).is_top, scored.score
 
 
 def auc(positive: Sequence[float], negative: Sequence[float]) -> float:

@@ -60,10 +60,10 @@ def conflict_of(score: SourceScore | None, reading: Reading, sentence: str) -> b
         return False
     if not score.fitted_conflict_only:
         return True
-    return fitted_conflict_bears(score.sentence, score.passage, reading, sentence)
+    return _fitted_conflict_bears(score.sentence, score.passage, reading, sentence)
 
 
-def fitted_conflict_bears(evidence: str, passage: str, reading: Reading, sentence: str) -> bool:
+def _fitted_conflict_bears(evidence: str, passage: str, reading: Reading, sentence: str) -> bool:
     """The fitted check's evidence sentence is within what the judge read or what the claim restates, and the
     negation it sees is not one the claim shares with the stretch it restates: where both deny something, the
     rules compared the denials word by word and found them kept (6 more faithful written sentences passed, 1

@@ -103,8 +103,13 @@ def read_pairs(claims: Sequence[str], texts: Sequence[str]) -> list[tuple[Suppor
 
 
 def _source_score(result: SupportScore, judgement: Judgement) -> SourceScore:
+    return source_score(result, judgement, load_combination())
+
+
+def source_score(result: SupportScore, judgement: Judgement, combination: Combination | None) -> SourceScore:
+    """One claim against one source: the fitted score and the judge's reading weighed by ``combination`` (the
+    fitted score alone where there is none, or the judge did not read)."""
     position = max(result.evidence_index, 0)
-    combination = load_combination()
     if combination is None or judgement is NOT_READ:
         return SourceScore(
             result.score, result.label, position, result.evidence_text, result.contradiction, fitted=result.score
