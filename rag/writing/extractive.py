@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from rag.check.rules.facts import fold, kind_patterns, names_kind, subjects_in
 from rag.check.sentences import Answer, AnswerMode, Citation
 from rag.check.sources import author_year
 from rag.check.support_model import load_support_model
@@ -66,6 +67,11 @@ CLOSE_TO_BEST = 0.6
 # the tune half of eval/refusal_questions (benchmarks/refusals.py), where no answerable question drifts by
 # more than 0.04 and the near-topic ones the other rules miss drift by 0.10-0.15.
 DRIFT = 0.09
+# A population or condition named within this many words of "or" is one of the question's alternatives ("the
+# prediction of dengue or malaria risk"): a paper on the other one answers it, so it is not asked of every paper.
+ALTERNATIVE_WORDS = 3
+_ALTERNATIVE = re.compile(r"or|either|nor")
+_WORD = re.compile(r"[\w-]+")
 # A question's words as the drift test takes them out and puts the rest back together.
 _QUESTION_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*|\S")
 
@@ -167,9 +173,34 @@ def close_to_best(hits: Sequence[Hit]) -> list[Hit]:
 
 
 def answer_evidence(question: str, hits: Sequence[Hit], min_relevance: float) -> list[Hit]:
-    """The hits an answer, a table or a model's prompt draws on: evidence for the question (``is_evidence``),
-    close to the best of them."""
-    return close_to_best([h for h in hits if is_evidence(h, question, min_relevance)])
+    """The hits an answer, a table or a model's prompt draws on: evidence for the question (``is_evidence``)
+    about whom or what it asks (``about_its_subjects``), close to the best of them."""
+    return close_to_best(about_its_subjects(question, [h for h in hits if is_evidence(h, question, min_relevance)]))
+
+
+def about_its_subjects(question: str, hits: Sequence[Hit]) -> list[Hit]:
+    """The hits whose paper (title, abstract, passage) names who or what the question asks about, where it names
+    any: a population, organism, setting or condition ("on videos of children", "patients with schizophrenia";
+    rag.check.rules.kind_words), one of them at least, in any of its words ("paediatric" names children). A
+    paper on adults does not answer a question on children, however close the rest of it reads: the same rule
+    as for a sentence, whose population must be its source's."""
+    asked = _asked_subjects(fold(question))
+    if not asked:
+        return list(hits)
+    return [h for h in hits if any(names_kind(g, fold(h.evidence().searchable_text())) for g in asked)]
+
+
+def _asked_subjects(folded: str) -> list[int]:
+    """The kind groups of who or what a (folded) question asks about, those named as one of its alternatives
+    aside."""
+    asked = []
+    for group in subjects_in(folded):
+        named = kind_patterns()[group].search(folded)
+        assert named is not None  # subjects_in found it
+        before, after = _WORD.findall(folded[: named.start()]), _WORD.findall(folded[named.end() :])
+        if not any(_ALTERNATIVE.fullmatch(w) for w in before[-ALTERNATIVE_WORDS:] + after[:ALTERNATIVE_WORDS]):
+            asked.append(group)
+    return asked
 
 
 def _held_terms(hits: Sequence[Hit]) -> set[str]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rag.check.markers import CITATION_GROUP
-from rag.check.rules.kind_words import ELEMENTS, FORMULAS, IRREGULAR_DEMONYMS, KIND_WORDS
+from rag.check.rules.kind_words import ELEMENTS, FORMULAS, IRREGULAR_DEMONYMS, KIND_WORDS, SUBJECTS
 from rag.check.rules.polarity import words
 from rag.check.rules.units import Measured, number_value, units_in
 from rag.text import stopwords, tokenize
@@ -233,6 +233,17 @@ def kinds_in(folded: str) -> dict[int, str]:
         if (match := pattern.search(folded)) is not None:
             found[group] = match.group(0)
     return found
+
+
+def subjects_in(folded: str) -> dict[int, str]:
+    """The kind groups of who or what was studied (a population, organism, setting or condition: not a design or
+    an element) a folded text names: group -> the member as written first."""
+    return {group: word for group, word in kinds_in(folded).items() if group < len(SUBJECTS)}
+
+
+def names_kind(group: int, folded: str) -> bool:
+    """Whether a folded text names kind ``group`` (any of its words)."""
+    return kind_patterns()[group].search(folded) is not None
 
 
 def kind_of(token: str) -> int | None:

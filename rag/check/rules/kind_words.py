@@ -2,9 +2,9 @@
 with what, and how; and the peoples whose names are not their place's with an ending. Data, read by
 rag.check.rules.facts."""
 
-# What a population, an organism, a place or a study design is called: named, it must be the source's.
+# What a population, an organism, a place or a condition studied is called: named, it must be the source's.
 # Each group's words are one fact (a source saying "murine" names mice); a plural "s" is always allowed.
-KIND_WORDS = (
+SUBJECTS = (
     "mice|mouse|murine",
     "rat",
     "zebrafish",
@@ -98,6 +98,9 @@ KIND_WORDS = (
     "cystic fibrosis",
     "sickle cell",
     "frailty|frail",
+)
+# What a study design is called, likewise.
+DESIGNS = (
     "randomized|randomised|randomly|randomization|randomisation",
     "meta-analysis|meta-analyses|meta-analytic",
     "systematic review",
@@ -114,6 +117,7 @@ KIND_WORDS = (
     "in vitro",
     "in vivo",
 )
+KIND_WORDS = SUBJECTS + DESIGNS
 # Elements an experiment is done with ("a magneto-optical trap of sodium atoms", "calcium signalling"): named, it
 # must be the source's. name(s): symbol; a source also states it by isotope ("87Rb", "40K") or ion ("Ca2+"),
 # and by the bare symbol where that is no common word or unit ("Rb", not "K", "Mg" or "As").

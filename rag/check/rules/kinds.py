@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from rag.check.rules.facts import SourceFacts, fold, kind_patterns, kinds_in
+from rag.check.rules.facts import SourceFacts, fold, kinds_in, names_kind
 from rag.check.rules.finding import Finding
 from rag.check.rules.presence import describe_unstated, unstated
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
@@ -15,7 +15,7 @@ CODE = "unstated-kind"
 
 
 def _names_kind(group: int, source: SourceFacts) -> bool:
-    return kind_patterns()[group].search(source.folded) is not None
+    return names_kind(group, source.folded)
 
 
 def find(c: Comparison) -> list[Finding]:
