@@ -3,8 +3,10 @@ near-topic question, "face-swap detectors on videos of children", answered from 
 
 from __future__ import annotations
 
+from test_key_concepts import hits
+
 from rag.check.sentences import AnswerMode
-from rag.records import Hit, Paper
+from rag.records import Paper
 from rag.writing.extractive import about_its_subjects, extractive_answer
 from rag.writing.table import evidence_table
 
@@ -26,10 +28,6 @@ DENGUE = Paper(
     title="Climate and dengue",
     text="Adding temperature and rainfall improved the prediction of dengue incidence by 12%.",
 )
-
-
-def hits(*papers: Paper) -> list[Hit]:
-    return [Hit(paper, rank, 1.0 / rank) for rank, paper in enumerate(papers, start=1)]
 
 
 def test_a_paper_that_never_names_the_population_asked_about_does_not_answer() -> None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from rag.check.rules.facts import fold, kind_patterns, names_kind, subjects_in
+from rag.check.rules.facts import fold, names_kind, subjects_in
 from rag.check.sentences import Answer, AnswerMode, Citation
 from rag.check.sources import author_year
 from rag.check.support_model import load_support_model
@@ -187,16 +187,18 @@ def about_its_subjects(question: str, hits: Sequence[Hit]) -> list[Hit]:
     asked = _asked_subjects(fold(question))
     if not asked:
         return list(hits)
-    return [h for h in hits if any(names_kind(g, fold(h.evidence().searchable_text())) for g in asked)]
+    return [h for h in hits if _names_any(asked, fold(h.evidence().searchable_text()))]
+
+
+def _names_any(groups: Sequence[int], folded: str) -> bool:
+    return any(names_kind(group, folded) for group in groups)
 
 
 def _asked_subjects(folded: str) -> list[int]:
     """The kind groups of who or what a (folded) question asks about, those named as one of its alternatives
     aside."""
     asked = []
-    for group in subjects_in(folded):
-        named = kind_patterns()[group].search(folded)
-        assert named is not None  # subjects_in found it
+    for group, named in subjects_in(folded).items():
         before, after = _WORD.findall(folded[: named.start()]), _WORD.findall(folded[named.end() :])
         if not any(_ALTERNATIVE.fullmatch(w) for w in before[-ALTERNATIVE_WORDS:] + after[:ALTERNATIVE_WORDS]):
             asked.append(group)

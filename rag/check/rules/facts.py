@@ -235,10 +235,14 @@ def kinds_in(folded: str) -> dict[int, str]:
     return found
 
 
-def subjects_in(folded: str) -> dict[int, str]:
+def subjects_in(folded: str) -> dict[int, re.Match[str]]:
     """The kind groups of who or what was studied (a population, organism, setting or condition: not a design or
-    an element) a folded text names: group -> the member as written first."""
-    return {group: word for group, word in kinds_in(folded).items() if group < len(SUBJECTS)}
+    an element) a folded text names: group -> where it first names it."""
+    found = {}
+    for group, pattern in enumerate(kind_patterns()[: len(SUBJECTS)]):
+        if (match := pattern.search(folded)) is not None:
+            found[group] = match
+    return found
 
 
 def names_kind(group: int, folded: str) -> bool:
