@@ -54,3 +54,30 @@ def test_ask_and_table_refuse_a_question_on_a_population_no_paper_names() -> Non
     answered = extractive_answer(question, hits(ADULT_FACES, CHILD_FACES), None, 0.0)
     assert answered.mode is AnswerMode.EXTRACTIVE
     assert [c.paper.id for c in answered.citations] == ["c"]
+
+
+MOUSE_TUMOURS = Paper(
+    id="m",
+    title="Drug X in a xenograft model",
+    text="Drug X slowed tumour growth by 40% in mice bearing human-derived xenografts of B cells.",
+)
+PATIENT_TUMOURS = Paper(
+    id="p",
+    title="A phase II trial of drug X",
+    text="In 120 patients with lymphoma, drug X slowed tumour growth over six months.",
+)
+SIMULATED_TUMOURS = Paper(
+    id="s",
+    title="Modelling tumour growth under drug X",
+    text="An agent-based model predicted that drug X slows tumour growth when given early.",
+)
+
+
+def test_humans_are_asked_of_papers_on_another_organism_and_cells_of_every_paper() -> None:
+    question = "Does drug X slow tumour growth in humans?"
+    kept = about_its_subjects(question, hits(MOUSE_TUMOURS, PATIENT_TUMOURS, SIMULATED_TUMOURS))
+    # a mouse study is no finding in humans; patients are humans; a model of no organism is not ruled out
+    assert [h.paper.id for h in kept] == ["p", "s"]
+    # the cells asked about must be named: a paper on B cells does not answer a question on T cells
+    assert about_its_subjects("Does drug X activate T cells?", hits(MOUSE_TUMOURS)) == []
+    assert about_its_subjects("Does drug X act on B-cell tumours?", hits(MOUSE_TUMOURS))

@@ -180,18 +180,19 @@ def answer_evidence(question: str, hits: Sequence[Hit], min_relevance: float) ->
 
 def about_its_subjects(question: str, hits: Sequence[Hit]) -> list[Hit]:
     """The hits whose paper (title, abstract, passage) names who or what the question asks about, where it names
-    any: a population, organism, setting or condition ("on videos of children", "patients with schizophrenia";
-    rag.check.rules.kind_words), one of them at least, in any of its words ("paediatric" names children). A
-    paper on adults does not answer a question on children, however close the rest of it reads: the same rule
-    as for a sentence, whose population must be its source's."""
+    any: a population, organism, cell, organ, setting or condition ("on videos of children", "patients with
+    schizophrenia", "T cells"; rag.check.rules.kind_words), each of them (those named as alternatives aside), in
+    any of its words ("paediatric" names children). A paper on adults does not answer a question on children,
+    nor one on tumours in mice a question on tumours in humans, however close the rest of it reads: the same
+    rule as for a sentence, whose population must be its source's."""
     asked = _asked_subjects(fold(question))
     if not asked:
         return list(hits)
-    return [h for h in hits if _names_any(asked, fold(h.evidence().searchable_text()))]
+    return [h for h in hits if _names_all(asked, fold(h.evidence().searchable_text()))]
 
 
-def _names_any(groups: Sequence[int], folded: str) -> bool:
-    return any(names_kind(group, folded) for group in groups)
+def _names_all(groups: Sequence[int], folded: str) -> bool:
+    return all(names_kind(group, folded) for group in groups)
 
 
 def _asked_subjects(folded: str) -> list[int]:

@@ -26,7 +26,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rag.check.markers import CITATION_GROUP
-from rag.check.rules.kind_words import ELEMENTS, FORMULAS, IRREGULAR_DEMONYMS, KIND_WORDS, SUBJECTS
+from rag.check.rules.kind_words import (
+    ELEMENTS,
+    FORMULAS,
+    HUMANS,
+    IRREGULAR_DEMONYMS,
+    KIND_WORDS,
+    ORGANISMS,
+    SUBJECTS,
+)
 from rag.check.rules.polarity import words
 from rag.check.rules.units import Measured, number_value, units_in
 from rag.text import stopwords, tokenize
@@ -203,9 +211,23 @@ def ranges_in(text: str) -> list[tuple[str, str, str]]:
 
 @lru_cache(maxsize=1)
 def kind_patterns() -> tuple[re.Pattern[str], ...]:
-    """One pattern per group of kind words: any member, whole words (plural "s" allowed), in folded text."""
-    words = [whole_words("|".join(re.escape(m) for m in line.split("|")), plural="s?") for line in KIND_WORDS]
-    return (*words, *map(_element_pattern, ELEMENTS))
+    """One pattern per group of kind words: any member that names it, whole words (plural "s" allowed), in
+    folded text."""
+    return (*(_members(line.split(" = ")[0]) for line in KIND_WORDS), *map(_element_pattern, ELEMENTS))
+
+
+@lru_cache(maxsize=1)
+def _stated_patterns() -> tuple[re.Pattern[str], ...]:
+    """One pattern per group of kind words: any member that states it in a source (those that name it, and
+    those after " = ")."""
+    return (*(_members(line.replace(" = ", "|")) for line in KIND_WORDS), *map(_element_pattern, ELEMENTS))
+
+
+_HUMAN_GROUP = KIND_WORDS.index(HUMANS)
+
+
+def _members(alternatives: str) -> re.Pattern[str]:
+    return whole_words("|".join(re.escape(m) for m in alternatives.split("|")), plural="s?")
 
 
 def whole_words(alternatives: str, plural: str = "") -> re.Pattern[str]:
@@ -246,8 +268,13 @@ def subjects_in(folded: str) -> dict[int, re.Match[str]]:
 
 
 def names_kind(group: int, folded: str) -> bool:
-    """Whether a folded text names kind ``group`` (any of its words)."""
-    return kind_patterns()[group].search(folded) is not None
+    """Whether a folded text states kind ``group`` (any of its words, or of the words that state it). Humans are
+    left unstated only by a text on another organism (mice, yeast): a game's "human players" are no finding
+    moved from animals."""
+    if _stated_patterns()[group].search(folded) is not None:
+        return True
+    patterns = kind_patterns()
+    return group == _HUMAN_GROUP and not any(patterns[g].search(folded) for g in range(len(ORGANISMS)))
 
 
 def kind_of(token: str) -> int | None:
@@ -318,8 +345,9 @@ def name_in(name: str, folded_source: str) -> bool:
 
 
 def _squashed(text: str) -> str:
-    """Without hyphens and the spaces some sources put inside a formula ("CO 2", "PM 2.5")."""
-    return _SPLIT_FORMULA.sub("", text.replace("-", ""))
+    """Without hyphens, the spaces some sources put inside a formula ("CO 2", "PM 2.5") and the brackets a
+    plain-text abstract writes a superscript or a subscript in ("PrP(C)" for PrPᶜ, "PtdIns(4,5)P(2)")."""
+    return _SPLIT_FORMULA.sub("", _SCRIPT_BRACKETS.sub(r"\1", text).replace("-", ""))
 
 
 def _demonym_of(folded: str, folded_source: str) -> bool:
@@ -359,6 +387,8 @@ _DESCRIBED = re.compile(
     r"negative|null|knockout|expressing|associated|type|only|free|rich|containing)$"
 )
 _SPLIT_FORMULA = re.compile(r"(?<=[a-z]) (?=\d)")
+# A short bracket glued to the word before it: a superscript or subscript, not an aside ("p38(AF/+)", "Ca(2+)").
+_SCRIPT_BRACKETS = re.compile(r"(?<=[a-z0-9])\(([^()\s]{1,8})\)")
 # A people named for its place: the place's stem and an ending ("kenya-n", "chin-ese", "bangladesh-i").
 _DEMONYM = re.compile(r"(?P<stem>[a-z]{4,}?)(?:ian|ean|an|ese|i|ish|ic|n)")
 DEMONYM_STEM = 3  # the shortest stem a place is known by ("spa-in" for "Spanish")

@@ -3,8 +3,11 @@ with what, and how; and the peoples whose names are not their place's with an en
 rag.check.rules.facts."""
 
 # What a population, an organism, a place or a condition studied is called: named, it must be the source's.
-# Each group's words are one fact (a source saying "murine" names mice); a plural "s" is always allowed.
-SUBJECTS = (
+# Each group's words are one fact (a source saying "murine" names mice); a plural "s" is always allowed. Words
+# after " = " state the group in a source but do not name it in a sentence: "in humans" is stated by a source on
+# patients or volunteers, but a sentence about patients claims no more than that.
+# Organisms other than people: a study of one of them is no finding in humans.
+ORGANISMS = (
     "mice|mouse|murine",
     "rat",
     "zebrafish",
@@ -17,9 +20,35 @@ SUBJECTS = (
     "sheep|ovine",
     "cattle|cow|bovine",
     "chicken",
+    "guinea pig",
+    "ferret",
+    "horse|equine",
+    "goat|caprine",
+    "bird|avian",
+    "frog|xenopus|amphibian",
+    "bat",
+    "bee|honeybee|bumblebee",
+    "mosquito",
+    "arabidopsis",
+    "maize|corn",
+    "wheat",
+    "soybean|soy|soya",
     "yeast|saccharomyces",
+    "fission yeast|pombe|schizosaccharomyces",
     "drosophila|fruit flies|fruit fly",
     "nematode|c. elegans|caenorhabditis",
+)
+# Humans at all, stated by any word for people studied; asked only of a source on another organism (rag.check.
+# rules.facts.names_kind): "human players" of a source on a game claims no finding in animals.
+HUMANS = (
+    "human|humans = people|person|persons|individual|participant|patient|volunteer|subject|respondent|adult|"
+    "child|children|kid|infant|newborn|neonate|adolescent|teenager|youth|men|man|women|woman|boy|girl|student|"
+    "worker|nurse|physician|clinician|veteran|smoker|athlete|twin|mother|father|elderly|older adult|"
+    "older people|clinical|cohort|hospital|hospitalized|hospitalised|inpatient|outpatient|population-based"
+)
+SUBJECTS = (
+    *ORGANISMS,
+    HUMANS,
     "children|child|paediatric|pediatric|kid|childhood|toddler|preschool|preschooler",
     "infant|newborn|neonate|neonatal",
     "preterm|premature|prematurity",
@@ -39,6 +68,33 @@ SUBJECTS = (
     "healthy volunteer",
     "postmenopausal|menopausal|menopause",
     "twin",
+    "father|paternal",
+    "farmer|smallholder",
+    "soldier|military|service member|servicemember",
+    "migrant|immigrant|refugee|asylum seeker",
+    "prisoner|inmate|incarcerated|prison",
+    "homeless|homelessness",
+    # Cells studied: "T cells" where the source studied B cells.
+    "t cell|t-cell|t lymphocyte|t-lymphocyte|cd4|cd8|treg|thymocyte",
+    "b cell|b-cell|b lymphocyte|b-lymphocyte|plasma cell",
+    "nk cell|natural killer",
+    "macrophage",
+    "neutrophil",
+    "monocyte",
+    "dendritic cell",
+    "mast cell",
+    "eosinophil",
+    "platelet",
+    "erythrocyte|red blood cell|red cell",
+    "astrocyte",
+    "microglia|microglial",
+    "fibroblast",
+    "hepatocyte",
+    "cardiomyocyte",
+    "keratinocyte",
+    "adipocyte",
+    "osteoblast",
+    "osteoclast",
     # Where they were studied: "inpatients" where the source studied people in primary care.
     "inpatient|hospitalized|hospitalised",
     "outpatient|ambulatory",
@@ -98,6 +154,69 @@ SUBJECTS = (
     "cystic fibrosis",
     "sickle cell",
     "frailty|frail",
+    "osteoarthritis",
+    "rheumatoid",
+    "colitis|ulcerative colitis",
+    "inflammatory bowel disease",
+    "heart disease|cardiovascular disease|coronary",
+    "chronic pain",
+    "back pain",
+    "anaemia|anemia|anaemic|anemic",
+    "sleep apnoea|sleep apnea|apnoea|apnea",
+    "anorexia|bulimia|eating disorder",
+    "psoriasis",
+    "eczema|atopic dermatitis",
+    "allergy|allergic|allergen",
+    "infertility|infertile",
+    "preeclampsia|pre-eclampsia",
+    "haemophilia|hemophilia",
+    "lupus",
+    "coeliac|celiac",
+    "post-traumatic stress|posttraumatic stress",
+    # Where in the body, and which cancer: "prostate cancer cells" where the source studied breast cancer.
+    "breast|mammary",
+    "prostate|prostatic",
+    "lung|pulmonary",
+    "colon|colorectal|colonic|rectal|rectum",
+    "pancreas|pancreatic",
+    "ovary|ovarian",
+    "liver|hepatic|hepatocellular",
+    "stomach|gastric",
+    "bladder|urothelial",
+    "thyroid",
+    "skin|cutaneous|dermal",
+    "melanoma",
+    "leukaemia|leukemia|leukemic|leukaemic",
+    "lymphoma",
+    "myeloma",
+    "glioma|glioblastoma",
+    # Where, for ecology: "tropical forests" where the source studied boreal ones.
+    "tropical|tropics",
+    "subtropical",
+    "temperate",
+    "boreal",
+    "grassland|prairie|meadow|steppe",
+    "wetland|marsh|swamp|peatland|bog|fen",
+    "mangrove",
+    "coral|reef",
+    "savanna|savannah",
+    "tundra",
+    "desert|dryland",
+)
+# Who did something, or was compared with: named in a sentence, the source must name them ("as accurately as
+# cardiologists" where it compared with radiologists), but a question on what a tool does "as well as physicians"
+# or what "a free lawyer" changes is not about them (rag.writing.extractive.about_its_subjects).
+ROLES = (
+    "physician|doctor|clinician|general practitioner = cardiologist|radiologist|dermatologist|pathologist|"
+    "psychiatrist|neurologist|oncologist|ophthalmologist|specialist|practitioner",
+    "surgeon",
+    "dentist",
+    "pharmacist",
+    "midwife|midwives",
+    "caregiver|carer",
+    "teacher",
+    "lawyer|attorney|solicitor|barrister|counsel|public defender|legal aid|legal representation",
+    "police|police officer|policing",
 )
 # What a study design is called, likewise.
 DESIGNS = (
@@ -117,7 +236,7 @@ DESIGNS = (
     "in vitro",
     "in vivo",
 )
-KIND_WORDS = SUBJECTS + DESIGNS
+KIND_WORDS = SUBJECTS + ROLES + DESIGNS
 # Elements an experiment is done with ("a magneto-optical trap of sodium atoms", "calcium signalling"): named, it
 # must be the source's. name(s): symbol; a source also states it by isotope ("87Rb", "40K") or ion ("Ca2+"),
 # and by the bare symbol where that is no common word or unit ("Rb", not "K", "Mg" or "As").

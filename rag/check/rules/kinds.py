@@ -1,6 +1,7 @@
-"""Populations, organisms, conditions, study designs and elements the cited sources do not name ("in children", "in
-mice", "stroke patients", "a randomised trial", "sodium atoms"): each group of words is one fact ("murine" names
-mice, "tumour" cancer, "87Rb" rubidium; a plural is the same word). The words: rag.check.rules.kind_words."""
+"""Populations, organisms, cells, conditions, study designs and elements the cited sources do not name ("in
+children", "in mice", "in humans", "T cells", "stroke patients", "prostate cancer", "a randomised trial", "sodium
+atoms"): each group of words is one fact ("murine" names mice, "tumour" cancer, "87Rb" rubidium; a plural is the
+same word). The words: rag.check.rules.kind_words."""
 
 from __future__ import annotations
 
@@ -40,6 +41,18 @@ RULE = Rule(
             "Thirty patients with closed head injury committed more errors than controls in routine activities.",
         ),
         Example("In patients with blindsight, the effects were linked to awareness.", "Participants reported faces."),
+        Example(  # a finding in animals moved to humans
+            "Depleting nestin-positive cells in humans lowered the number of stem cells in their marrow.",
+            "In mice, nestin+ cell depletion rapidly reduces HSC content in the bone marrow.",
+        ),
+        Example(  # which cells, which cancer
+            "Immune complexes were carried into follicles by T cells.",
+            "B cells captured immune complexes from macrophages and took them to the follicle.",
+        ),
+        Example(
+            "Prostate cancer cells grew faster with wedelolactone.",
+            "Wedelolactone stimulated the growth of breast cancer cells.",
+        ),
     ),
     must_pass=(
         Example("In mice, hearing loss predicted cognitive decline.", SOURCE),
@@ -51,5 +64,9 @@ RULE = Rule(
         Example("Mice given 5 mg of the drug gained weight.", "Mice given 5 mg of the drug gained weight."),
         Example("Patients with a brain tumour had lower scores.", "Patients with brain cancer had lower scores."),
         Example("Epileptic patients showed early activation.", "A patient with epilepsy showed early activation."),
+        # humans are stated by the people a source studied, and asked only of a source on another organism
+        Example("In humans, the drug lowered blood pressure.", "In 40 volunteers, the drug lowered blood pressure."),
+        Example("TD-Gammon played close to the best human players.", "TD-Gammon played close to the best players."),
+        Example("CD4+ T cells were depleted.", "CD4+ lymphocytes were depleted."),
     ),
 )
