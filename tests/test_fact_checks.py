@@ -80,6 +80,11 @@ def test_the_small_models_answer_about_a_real_library_keeps_only_what_its_source
         ("Hearing impairment was not associated with a higher risk of dementia [1].", "adds 'not' to what [1] says"),
         ("The association was stronger in men [1].", "says men where [1] says women"),
         ("Hearing impairment was associated with a higher risk of dementia (HR 1.76) [1].", "1.76 is not in [1]"),
+        # a cause where the source only reports an association, in other words than its sentence
+        (
+            "In Chinese adults, losing one's hearing causes dementia over a decade [1].",
+            "says 'causes' where [1] states no such cause",
+        ),
     ],
 )
 def test_a_changed_finding_is_never_shown(sentence: str, detail: str) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from rag.check.rules import (
     bindings,
+    causation,
     certainty,
     comparisons,
     denials,
@@ -29,6 +30,7 @@ RULES: tuple[Rule, ...] = (
     names.RULE,
     kinds.RULE,
     certainty.RULE,
+    causation.RULE,
     swaps.RULE,
     directions.RULE,
     denials.RULE,
