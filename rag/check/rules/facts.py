@@ -334,7 +334,8 @@ def name_in(name: str, folded_source: str) -> bool:
     if any(v and (v in folded_source or _squashed(v) in squashed) for v in variants):
         return True
     for whole in (bare, _DELTA.sub("delta", bare)):
-        parts = [w for w in re.split(r"[\s-]+", whole) if len(w) > 1]  # "North Pacific DOM", "eIF4G-eIF4E"
+        # "North Pacific DOM", "eIF4G-eIF4E"; "Prague's Jews" of a source on the Jews of Prague
+        parts = [_POSSESSIVE.sub("", w) for w in re.split(r"[\s-]+", whole) if len(w) > 1]
         if len(parts) > 1 and all(re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z])", folded_source) for w in parts):
             return True
     return (

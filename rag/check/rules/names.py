@@ -36,6 +36,7 @@ RULE = Rule(
             "We train agents in five control environments to attribute progress.",
         ),
         Example("Only Swiss households took part.", "Households in Sweden took part."),
+        Example("Many of Vienna's Jews changed their surnames.", "Jews born in Prague changed their surnames."),
     ),
     must_pass=(
         Example("The University of Tokyo measured IL-18 in Dunner's sample.", SOURCE),
@@ -50,6 +51,7 @@ RULE = Rule(
         Example("A model-based RL agent learned to walk.", "A model-based reinforcement learning agent walked."),
         Example("Loss of miR-132-deficient T cells' IL-10 was seen.", "miR-132 knockout T cells lost IL-10."),
         Example("Temperatures rose in Grønfjorden.", "Temperatures rose in Gronfjorden."),
+        Example("Many of Prague's Jews changed their surnames.", "Jews born in Prague changed their surnames."),
         Example(  # a plain-text abstract writes super- and subscripts in brackets
             "Losing ADAM10 raised PrPC levels and PtdIns(4,5)P2 in p38AF mice.",
             "Loss of ADAM10 raised PrP(C) levels and PtdIns(4,5)P(2) in p38(AF/+) mice.",
