@@ -30,6 +30,10 @@ RULE = Rule(
         Example("Caffeine intake was associated with longer sleep duration.", SOURCE),
         Example("Caffeine intake was associated with significantly slower reaction times.", SOURCE),
         Example("Soil CO2 flux declined with time since fire.", "Soil CO2 flux increased with time since fire."),
+        Example(  # an amount, in other words than the source's
+            "Phage DNA concentrations rose during periods of high flow.",
+            "Phage DNA concentrations were significantly lower during periods of high flow.",
+        ),
         Example(  # which part: the opposite end, the other subunit
             "High levels of Nos protein at the anterior pole of the embryo inhibit Hunchback translation.",
             "High levels of Nos protein at the posterior pole of the embryo inhibit Hunchback translation.",

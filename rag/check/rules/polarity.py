@@ -70,6 +70,14 @@ ALIGNED_ANTONYMS = _opposites(
         r"decreas\w*|f(a|e)ll(s|ing|en)?|drop\w*|declin\w*|diminish\w*|shrank|shrink\w*",
     ),
     (r"longer", r"shorter"),
+    # An amount going one way for one said going the other, in other words ("rose" where the source has "were
+    # lower", "halved" for "doubled").
+    (
+        r"increas\w*|ris(e|es|ing|en)|rose|grow(s|ing|n)?|grew|climb\w*|higher|greater|more|larger|elevat\w*|"
+        r"rais(e|es|ed|ing)|boost\w*|doubl\w*|tripl\w*",
+        r"decreas\w*|f(a|e)ll(s|ing|en)?|drop\w*|declin\w*|diminish\w*|shrank|shrink\w*|lower|lowered|lowering|"
+        r"less|fewer|smaller|reduc\w*|halv\w*",
+    ),
     (r"faster|accelerat\w*", r"slower|slow(s|ed|ing)?|delay\w*"),
     (r"better", r"worse"),
     (r"improv\w*", r"worsen\w*|deteriorat\w*"),
