@@ -31,6 +31,12 @@ _CLAIMS = (
         r"conclusively|definitively|unequivocally|undoubtedly|firmly",
         r"conclusive\w*|definitive\w*|unequivocal\w*|undoubted\w*|firm\w*",
     ),
+    # Better than everything else, or before everyone else: claims a source makes in so many words.
+    (
+        r"(?:than|outperform\w*|surpass\w*|exceed\w*|beat\w*) (?:all|any|every) (?:other|previous|existing|prior)",
+        r"(?:than|outperform\w*|surpass\w*|exceed\w*|beat\w*|best of) (?:all|any|every)|(?:all|any|every) other",
+    ),
+    (r"(?:is|was|are|were) the first|the first to|for the first time", r"first"),
 )
 # Whole words only, a hyphenated one whole: "proof-of-concept" claims no proof.
 _PATTERNS = tuple((whole_words(said), whole_words(stated)) for said, stated in _CLAIMS)

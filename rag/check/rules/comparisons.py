@@ -2,8 +2,9 @@
 B is more than A ("stronger in grasslands than in forests" for "a stronger response in forest than in
 grassland"; "placebo ... less likely to recur than SER-109" for "SER-109 led to less frequent recurrence than
 placebo"; "B outperformed A" for "A outperforms B"; "frontal rather than temporal" for "temporal rather than
-frontal"). Said the other way round ("B is weaker than A", "B is outperformed by A") it is the same comparison,
-and passes."""
+frontal"); or the same sides compared the other way ("a smaller amplitude for A than B" for "greater for A
+than for B"). Said the other way round ("B is weaker than A", "B is outperformed by A") it is the same
+comparison, and passes."""
 
 from __future__ import annotations
 
@@ -21,6 +22,21 @@ MORE = re.compile(
     r"more|higher|greater|larger|bigger|better|stronger|faster|longer|superior|heavier|older|earlier|increased"
 )
 LESS = re.compile(r"less|lower|fewer|smaller|worse|weaker|slower|shorter|inferior|lighter|younger|later|reduced")
+# The scales a comparison can be turned on, each (more, less): "smaller" says the opposite of "greater", not of
+# "faster" ("took less time" is "faster").
+SCALES = tuple(
+    (re.compile(more), re.compile(less))
+    for more, less in (
+        (r"more|higher|greater|larger|bigger|increased", r"less|lower|fewer|smaller|reduced"),
+        (r"better|superior", r"worse|inferior"),
+        (r"stronger", r"weaker"),
+        (r"faster", r"slower"),
+        (r"longer", r"shorter"),
+        (r"heavier", r"lighter"),
+        (r"older", r"younger"),
+        (r"earlier", r"later"),
+    )
+)
 THAN = re.compile(r"\bthan\b|\b(?:as )?compared (?:with|to)\b|\brelative to\b", re.IGNORECASE)
 # A comparison in a verb ("MetNet outperforms NWP"), said the other way round in the passive ("NWP was
 # outperformed by MetNet").
@@ -49,6 +65,8 @@ class Compared:
     sign: int
     first: frozenset[str]
     second: frozenset[str]
+    word: str = ""  # the comparative as written: "smaller", "outperforms"
+    attribute: str | None = None  # what it compares, where it follows: "time" of "less time than"
 
 
 def comparisons_in(sentence: str) -> list[Compared]:
@@ -62,7 +80,7 @@ def _preferred(sentence: str) -> list[Compared]:
         before = tokenize(_CLAUSE_END.split(sentence[: match.start()])[-1])
         after = tokenize(_CLAUSE_END.split(sentence[match.end() :], maxsplit=1)[0])
         if before and after:
-            found.append(Compared(PREFERENCE, frozenset(before[-1:]), frozenset(after[:1])))
+            found.append(Compared(PREFERENCE, frozenset(before[-1:]), frozenset(after[:1]), match.group().lower()))
     return found
 
 
@@ -75,7 +93,8 @@ def _in_a_verb(sentence: str) -> list[Compared]:
             head = words(_CLAUSE_END.split(sentence, maxsplit=1)[0])[:SIDE_WORDS]
         tail = words(_CLAUSE_END.split(sentence[match.end() :], maxsplit=1)[0])[:SIDE_WORDS]
         first, second = (tail, head) if match.group("passive") else (head, tail)
-        found.append(Compared(1, frozenset(tokenize(" ".join(first))), frozenset(tokenize(" ".join(second)))))
+        sides = frozenset(tokenize(" ".join(first))), frozenset(tokenize(" ".join(second)))
+        found.append(Compared(1, *sides, match.group().lower()))
     return found
 
 
@@ -91,9 +110,9 @@ def _with_than(sentence: str) -> list[Compared]:
         tail = _CLAUSE_END.split(sentence[match.end() :], maxsplit=1)[0]
         first = head[max(at - SIDE_WORDS, 0) : at] + head[at + 1 :]
         second = words(tail)[:SIDE_WORDS]
-        found.append(
-            Compared(_sign(head[at]), frozenset(tokenize(" ".join(first))), frozenset(tokenize(" ".join(second))))
-        )
+        sides = frozenset(tokenize(" ".join(first))), frozenset(tokenize(" ".join(second)))
+        attribute = next(iter(tokenize(" ".join(head[at + 1 : at + 2]))), None)
+        found.append(Compared(_sign(head[at]), *sides, head[at], attribute))
     return found
 
 
@@ -112,32 +131,85 @@ def _source_comparisons(folded: str) -> tuple[Compared, ...]:
     )
 
 
+def _sides(said: Compared, source: Compared) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    """The terms each side of the sentence's comparison shares with the same side of the source's, then with its
+    other side (terms on both sides of one comparison, the attribute compared, aside)."""
+    mine_first, mine_second = said.first - said.second, said.second - said.first
+    theirs_first, theirs_second = source.first - source.second, source.second - source.first
+    return (
+        mine_first & theirs_first,
+        mine_second & theirs_second,
+        mine_first & theirs_second,
+        mine_second & theirs_first,
+    )
+
+
 def turned_around(said: Compared, source: Compared) -> bool:
     """The same direction with the two sides swapped: each side of the sentence's comparison holds a term of the
     source's other side, and what the sentence compares against ("than B") is not what the source compares
     against (the attribute compared, "response", "recurrence", may stand on the first side of both), or shares
     fewer of its terms than the two sides share crossed ("in precision" after both sides)."""
-    mine_first, mine_second = said.first - said.second, said.second - said.first
-    theirs_first, theirs_second = source.first - source.second, source.second - source.first
-    crossed_first, crossed_second = mine_first & theirs_second, mine_second & theirs_first
-    straight = len(mine_second & theirs_second)
-    outweighs = not straight or len(crossed_first) + len(crossed_second) > straight + len(mine_first & theirs_first)
+    straight_first, straight_second, crossed_first, crossed_second = _sides(said, source)
+    straight = len(straight_second)
+    outweighs = not straight or len(crossed_first) + len(crossed_second) > straight + len(straight_first)
     return said.sign == source.sign and bool(crossed_first) and bool(crossed_second) and outweighs
+
+
+def opposite_way(said: Compared, source: Compared) -> bool:
+    """The same two sides, each where the source has it, compared the other way ("a smaller amplitude for
+    unrelated than related pairs" for "greater for unrelated than for related pairs"); never a preference."""
+    if said.sign != -source.sign or not _one_scale(said, source):
+        return False
+    straight_first, straight_second, crossed_first, crossed_second = _sides(said, source)
+    straight = len(straight_first) + len(straight_second)
+    return bool(straight_first) and bool(straight_second) and straight > len(crossed_first) + len(crossed_second)
+
+
+def _agrees(said: Compared, source: Compared) -> bool:
+    """The source compares the same sides the same way, said as the sentence says it or turned round ("B is
+    weaker than A" for "A is stronger than B")."""
+    return _same_way(said, source) or _same_way(Compared(-said.sign, said.second, said.first), source)
+
+
+def _one_scale(said: Compared, source: Compared) -> bool:
+    """Both comparatives on one scale ("smaller", "greater"), comparing the same attribute where both name one
+    ("lower error" is not the opposite of "higher accuracy")."""
+    same = any(
+        any(side.fullmatch(said.word) for side in scale) and any(side.fullmatch(source.word) for side in scale)
+        for scale in SCALES
+    )
+    return same and (said.attribute is None or source.attribute is None or said.attribute == source.attribute)
+
+
+def _same_way(said: Compared, source: Compared) -> bool:
+    straight_first, straight_second, _, _ = _sides(said, source)
+    return said.sign == source.sign and bool(straight_first) and bool(straight_second)
+
+
+def _bound(said: Compared) -> bool:
+    """A bound, not a comparison: "more than 50 patients" and "fewer than 100" may both hold."""
+    return any(term[0].isdigit() for term in said.second)
 
 
 def find(c: Comparison) -> list[Finding]:
     mine = comparisons_in(c.sentence)
     if not mine:
         return []
-    for facts in c.cited:
-        for source in _source_comparisons(facts.folded):
-            for said in mine:
-                if turned_around(said, source):
-                    return [Finding(CODE, " ".join(sorted(said.first)), " ".join(sorted(source.first)))]
+    sources = [source for facts in c.cited for source in _source_comparisons(facts.folded)]
+    for said in mine:
+        if (source := next((s for s in sources if turned_around(said, s)), None)) is not None:
+            return [Finding(CODE, " ".join(sorted(said.first)), " ".join(sorted(source.first)))]
+    for said in mine:
+        if _bound(said) or any(_agrees(said, source) for source in sources):
+            continue
+        if (source := next((s for s in sources if opposite_way(said, s)), None)) is not None:
+            return [Finding(CODE, said.word, source.word)]
     return []
 
 
 def describe(finding: Finding, cited: str, other: str | None) -> str:
+    if _sign(finding.said):  # the same sides compared the other way: the comparatives are what differs
+        return f"says '{finding.said}' where {cited} says '{finding.source_says}', comparing the same things"
     return (
         f"compares the other way round: {cited} has '{finding.source_says}' on the side where it has '{finding.said}'"
     )

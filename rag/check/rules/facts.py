@@ -92,10 +92,14 @@ NUMBER_WORDS |= {
 
 
 # Names: a capitalised word or a run of them (acronyms too), allowing the small words inside institution names.
-_NAME = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:of|for|the|de|di|van|von)?\s*[A-Z][\w'’-]*)*")
+# A name starts with a capital, or with one or two small letters before capitals ("fMRI", "rTMS", "qPCR").
+_NAME = re.compile(r"\b(?:[A-Z]|[a-z]{1,2}[A-Z]{2})[\w'’-]*(?:\s+(?:of|for|the|de|di|van|von)?\s*[A-Z][\w'’-]*)*")
 # Abbreviations of statistics and of the sentence's own structure: naming them adds no fact.
 _STATISTICS = "CI HR OR RR SD SE SEM IQR AUC ROC P N NS vs VS EG IE ET AL"
 _NOT_NAMES = frozenset(_STATISTICS.split())
+# Kinds of molecule written with a small letter first: common nouns in their fields, not names ("mRNAs",
+# "scRNA-seq", "cAMP").
+_MOLECULE_CLASS = re.compile(r"[a-z]{1,2}(?:RNA|DNA|AMP|GMP|TP)s?(?:-seq)?")
 _GREEK_NAMES = (
     "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon "
     "phi chi psi omega"
@@ -297,7 +301,7 @@ def name_mentions(sentence: str) -> list[tuple[str, ...]]:
         if not parts or (len(parts) == 1 and at_start and parts == match.group(0).split()):
             continue  # a capitalised first word is just the start of the sentence
         name = " ".join(parts)
-        if name in _NOT_NAMES:
+        if name in _NOT_NAMES or _MOLECULE_CLASS.fullmatch(name):
             continue
         forms = [name]
         if at_start and len(parts) > 1:  # "Reduction of Rpl38" may be "Rpl38" after the sentence's first word
@@ -372,12 +376,12 @@ def _irregular_demonym(folded: str, folded_source: str) -> bool:
 
 
 def _acronym_of(name: str, folded_source: str) -> bool:
-    """An acronym the source spells out: each letter the start of a word in a row ("RL": "reinforcement
-    learning")."""
+    """An acronym the source spells out: each letter the start of a word in a row, or of a part of a hyphenated
+    word ("RL": "reinforcement learning"; "BOLD": "blood-oxygen level-dependent")."""
     if not _ACRONYM.fullmatch(name):
         return False
     letters = name.rstrip("s").lower()
-    pattern = r"\b" + r"[\w'-]*\s+(?:(?:of|and|for|the|in|to|on|a)\s+)?".join(letters) + r"[\w'-]*"
+    pattern = r"\b" + r"[\w']*(?:\s+|-)(?:(?:of|and|for|the|in|to|on|a)\s+)?".join(letters) + r"[\w'-]*"
     return re.search(pattern, folded_source) is not None
 
 

@@ -236,7 +236,22 @@ DESIGNS = (
     "in vitro",
     "in vivo",
 )
-KIND_WORDS = SUBJECTS + ROLES + DESIGNS
+# Models a study fitted, named, must be the source's: "a random forest" where it used gradient boosting. Acronyms
+# written in capitals ("SVM", "LSTM") are names (rag.check.rules.names); these are the words written in lower case.
+METHODS = (
+    "random forest|random forests",
+    "gradient boosting|gradient-boosted|gradient boosted|xgboost|lightgbm|catboost",
+    "support vector machine|support vector machines|support vector regression|support-vector",
+    "logistic regression|logistic regressions",
+    "naive bayes|naïve bayes",
+    "k-nearest neighbour|k-nearest neighbor|k-nearest neighbours|k-nearest neighbors|nearest-neighbour",
+    "decision tree|decision trees",
+    "k-means",
+    "hidden markov",
+    "recurrent neural network|recurrent neural networks|long short-term memory",
+    "convolutional neural network|convolutional neural networks|convolutional",
+)
+KIND_WORDS = SUBJECTS + ROLES + DESIGNS + METHODS
 # Elements an experiment is done with ("a magneto-optical trap of sodium atoms", "calcium signalling"): named, it
 # must be the source's. name(s): symbol; a source also states it by isotope ("87Rb", "40K") or ion ("Ca2+"),
 # and by the bare symbol where that is no common word or unit ("Rb", not "K", "Mg" or "As").

@@ -1,7 +1,7 @@
-"""Populations, organisms, cells, conditions, study designs and elements the cited sources do not name ("in
-children", "in mice", "in humans", "T cells", "stroke patients", "prostate cancer", "a randomised trial", "sodium
-atoms"): each group of words is one fact ("murine" names mice, "tumour" cancer, "87Rb" rubidium; a plural is the
-same word). The words: rag.check.rules.kind_words."""
+"""Populations, organisms, cells, conditions, study designs, models fitted and elements the cited sources do not
+name ("in children", "in mice", "in humans", "T cells", "stroke patients", "prostate cancer", "a randomised trial",
+"a random forest", "sodium atoms"): each group of words is one fact ("murine" names mice, "tumour" cancer, "87Rb"
+rubidium; a plural is the same word). The words: rag.check.rules.kind_words."""
 
 from __future__ import annotations
 
@@ -52,6 +52,10 @@ RULE = Rule(
         Example(
             "Prostate cancer cells grew faster with wedelolactone.",
             "Wedelolactone stimulated the growth of breast cancer cells.",
+        ),
+        Example(  # the model fitted
+            "Their best model, a random forest, reached a ranked probability score of 0.2156.",
+            "Our best model using gradient boosting achieved a ranked probability score of 0.2156.",
         ),
     ),
     must_pass=(

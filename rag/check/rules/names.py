@@ -37,6 +37,10 @@ RULE = Rule(
         ),
         Example("Only Swiss households took part.", "Households in Sweden took part."),
         Example("Many of Vienna's Jews changed their surnames.", "Jews born in Prague changed their surnames."),
+        Example(  # a name that starts with a small letter
+            "Using fMRI, naming tools engaged the precentral gyrus.",
+            "Using positron emission tomography, naming tools engaged the precentral gyrus.",
+        ),
     ),
     must_pass=(
         Example("The University of Tokyo measured IL-18 in Dunner's sample.", SOURCE),
@@ -49,6 +53,10 @@ RULE = Rule(
             "Values of d13C-DIC and CO2 uptake were low.", "The δ¹³C_DIC values and carbon dioxide uptake were low."
         ),
         Example("A model-based RL agent learned to walk.", "A model-based reinforcement learning agent walked."),
+        Example(  # spelt out in hyphenated words; a kind of molecule is no name
+            "Changes in the BOLD signal and in mRNA levels were seen.",
+            "Changes in the blood-oxygen level-dependent signal and in transcript levels were seen.",
+        ),
         Example("Loss of miR-132-deficient T cells' IL-10 was seen.", "miR-132 knockout T cells lost IL-10."),
         Example("Temperatures rose in Grønfjorden.", "Temperatures rose in Gronfjorden."),
         Example("Many of Prague's Jews changed their surnames.", "Jews born in Prague changed their surnames."),

@@ -6,13 +6,15 @@ from __future__ import annotations
 import re
 from functools import partial
 
-from rag.check.rules.facts import SourceFacts, numbers_in, ranges_in
+from rag.check.rules.facts import NUMBER_WORDS, SourceFacts, numbers_in, ranges_in
 from rag.check.rules.finding import Finding
+from rag.check.rules.polarity import words
 from rag.check.rules.presence import describe_unstated, found_elsewhere, unstated
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
 from rag.check.rules.units import UNIT_OF, WITH_UNIT, other_unit
 
 CODE = "unstated-number"
+MIN_COUNT = 3  # a number written as a word is checked from this one up
 
 
 # How a sentence may write a source's number: "3.1 million" for 3,140,413; "52% higher" for a ratio of 1.52,
@@ -69,7 +71,16 @@ def find(c: Comparison) -> list[Finding]:
         for raw in numbers_in(c.sentence)
         if raw not in in_ranges
     ]
+    facts += [(word, partial(_states_number, NUMBER_WORDS[word], frozenset())) for word in _counts_in(c.sentence)]
     return found + unstated(CODE, facts, c) + _unit_swaps(c)
+
+
+def _counts_in(sentence: str) -> list[str]:
+    """The numbers a sentence writes as words, three and up ("nine Korean universities", "five experiments"):
+    "one" and "two" are as often no count ("one of", "the two methods"), and "hundred" or "million" alone
+    scales a number ("3.1 million", "several hundred hours")."""
+    counts = (w for w in words(sentence) if w in NUMBER_WORDS and w != "hundred" and w not in _SCALES)
+    return list(dict.fromkeys(w for w in counts if int(NUMBER_WORDS[w]) >= MIN_COUNT))
 
 
 SOURCE = "Among 32,441 adults, the hazard ratio was 1.46 (95% CI 1.21-1.98) over nine years."
@@ -85,6 +96,10 @@ RULE = Rule(
         Example("Adults were followed for 12 years.", SOURCE),
         Example("Among 3.4 million adults, risk was 46% higher.", SOURCE),
         Example("The pressure decays within 200 ms.", "The pressure decays with a time constant as short as 200μs."),
+        Example(  # a count written as a word
+            "Across five experiments, readers used event knowledge.",
+            "Experiment 1 used self-paced reading; Experiment 3 replicated it with eye-tracking.",
+        ),
     ),
     must_pass=(
         Example("Among 32441 adults the hazard ratio was 1.5 over 9 years.", SOURCE),
@@ -98,5 +113,8 @@ RULE = Rule(
             "In total, 3,140,413 patients were included; obesity raised the risk (RR=1.52) within 200μs.",
         ),
         Example("Adults were followed for nine years and 9 months.", SOURCE),
+        Example(
+            "Across four experiments, two groups of several hundred adults took part.", "In Experiment 4, adults..."
+        ),
     ),
 )

@@ -18,6 +18,8 @@ from rag.check.rules import (
     kinds,
     names,
     numbers,
+    prefixes,
+    sides,
     strength,
     swaps,
 )
@@ -31,6 +33,8 @@ RULES: tuple[Rule, ...] = (
     kinds.RULE,
     certainty.RULE,
     causation.RULE,
+    prefixes.RULE,
+    sides.RULE,
     swaps.RULE,
     directions.RULE,
     denials.RULE,

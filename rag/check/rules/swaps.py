@@ -1,16 +1,24 @@
 """A number, population, organism or design of the restated source put in place of another: "type 5 diabetes"
 for "type 2 diabetes", "seventy seconds" for "seven seconds", "rats" for "mice" (aligned word by word, a
-substitution of a few words)."""
+substitution of a few words); or one of the things a source lists put in place of another it lists: "most
+active when subjects named animals" where it names "animals, tools, and unique persons" and says "... named
+persons"."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from rag.check.rules.facts import NUMBER_WORDS, NumberTable, kind_of
 from rag.check.rules.finding import Finding
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
 
 CODE = "swapped"
+# A list of three things or more in a (folded) source: "animals, tools, and unique persons", each of a few words.
+_ITEM = r"[a-z][\w'-]*(?: [a-z][\w'-]*){0,2}"
+_LIST = re.compile(rf"(?<![\w'-]){_ITEM}(?:, {_ITEM})+,? (?:and|or) {_ITEM}(?![\w'-])")
+_LIST_SEPARATOR = re.compile(r",? (?:and|or) |, ")
 
 
 def _as_number(word: str) -> str:
@@ -35,9 +43,37 @@ def _swapped(said: Sequence[str], replaced: Sequence[str], restated: NumberTable
     return None
 
 
+@lru_cache(maxsize=4_096)
+def _listed_together(folded: str) -> frozenset[tuple[str, str]]:
+    """Every two words of a source's lists that stand in different items of one list (both orders)."""
+    pairs = set()
+    for listed in _LIST.finditer(folded):
+        items = [set(item.split()) for item in _LIST_SEPARATOR.split(listed.group())]
+        for i, one in enumerate(items):
+            for other in items[i + 1 :]:
+                pairs |= {(a, b) for a in one for b in other if a != b} | {(b, a) for a in one for b in other if a != b}
+    return frozenset(pairs)
+
+
+def _sibling_swapped(c: Comparison) -> list[Finding]:
+    """One word of a source's list put in place of another of the same list, where the sentence restates it and
+    does not also say the source's word elsewhere (a list reordered is no swap)."""
+    for e in c.edits:
+        if not e.substituted or len(e.said) != len(e.replaced):
+            continue
+        # Word for word: "while Japan" for "and China" swaps Japan for China, not "while" for anything.
+        for said, replaced in zip(e.said, e.replaced, strict=True):
+            if replaced in c.sentence_words or said.startswith(replaced) or replaced.startswith(said):
+                continue  # the source's word said elsewhere (a list reordered), or shortened ("S. undata")
+            if any((said, replaced) in _listed_together(facts.folded) for facts in c.cited):
+                return [Finding(CODE, said, replaced)]
+    return []
+
+
 def find(c: Comparison) -> list[Finding]:
     restated = NumberTable.of(" ".join(map(_as_number, c.restates.split())))
-    return [f for e in c.edits if e.substituted and (f := _swapped(e.said, e.replaced, restated)) is not None]
+    found = [f for e in c.edits if e.substituted and (f := _swapped(e.said, e.replaced, restated)) is not None]
+    return found or _sibling_swapped(c)
 
 
 def describe(finding: Finding, cited: str, other: str | None) -> str:
