@@ -49,6 +49,9 @@ BEATS = re.compile(
 # after are what is preferred and what it is preferred to (the words around are what both sides share).
 RATHER = re.compile(r"\b(?:rather than|instead of|as opposed to)\b", re.IGNORECASE)
 PREFERENCE = 2  # a sign of its own: a preference is only ever turned around by another preference
+# "A, but not B, enhanced Dicer2 activity": what holds and what does not, each within this many content words.
+BUT_NOT = re.compile(r"\bbut not\b", re.IGNORECASE)
+BUT_NOT_WORDS = 2
 # The comparative stands at most this many words before "than"; the first thing compared within this many words
 # before the comparative, the second within this many after "than" (up to a comma or parenthesis).
 COMPARATIVE_REACH = 10
@@ -74,13 +77,19 @@ def comparisons_in(sentence: str) -> list[Compared]:
 
 
 def _preferred(sentence: str) -> list[Compared]:
-    """ "A rather than B": the content word nearest on each side."""
+    """ "A rather than B": the content word nearest on each side; "A, but not B, ...": the two nearest, those of
+    both sides aside ("huntingtin fibrils, but not α-synuclein fibrils")."""
     found = []
     for match in RATHER.finditer(sentence):
         before = tokenize(_CLAUSE_END.split(sentence[: match.start()])[-1])
         after = tokenize(_CLAUSE_END.split(sentence[match.end() :], maxsplit=1)[0])
         if before and after:
             found.append(Compared(PREFERENCE, frozenset(before[-1:]), frozenset(after[:1]), match.group().lower()))
+    for match in BUT_NOT.finditer(sentence):
+        held = frozenset(tokenize(_CLAUSE_END.split(sentence[: match.start()].rstrip(" ,"))[-1])[-BUT_NOT_WORDS:])
+        not_held = frozenset(tokenize(_CLAUSE_END.split(sentence[match.end() :], maxsplit=1)[0])[:BUT_NOT_WORDS])
+        if held - not_held and not_held - held:
+            found.append(Compared(PREFERENCE, held - not_held, not_held - held, "but not"))
     return found
 
 
@@ -126,7 +135,7 @@ def _source_comparisons(folded: str) -> tuple[Compared, ...]:
     return tuple(
         c
         for sentence in _SENTENCE_END.split(folded)
-        if THAN.search(sentence) or BEATS.search(sentence) or RATHER.search(sentence)
+        if THAN.search(sentence) or BEATS.search(sentence) or RATHER.search(sentence) or BUT_NOT.search(sentence)
         for c in comparisons_in(sentence)
     )
 
@@ -196,13 +205,14 @@ def find(c: Comparison) -> list[Finding]:
     if not mine:
         return []
     sources = [source for facts in c.cited for source in _source_comparisons(facts.folded)]
-    for said in mine:
+    # A source that also compares the two as the sentence does (a result and its converse: "A but not B ...,
+    # whereas B but not A ...") is not contradicted by it.
+    unopposed = [said for said in mine if not any(_agrees(said, source) for source in sources)]
+    for said in unopposed:
         if (source := next((s for s in sources if turned_around(said, s)), None)) is not None:
             return [Finding(CODE, " ".join(sorted(said.first)), " ".join(sorted(source.first)))]
-    for said in mine:
-        if _bound(said) or any(_agrees(said, source) for source in sources):
-            continue
-        if (source := next((s for s in sources if opposite_way(said, s)), None)) is not None:
+    for said in unopposed:
+        if not _bound(said) and (source := next((s for s in sources if opposite_way(said, s)), None)) is not None:
             return [Finding(CODE, said.word, source.word)]
     return []
 
@@ -240,6 +250,10 @@ RULE = Rule(
             "Baseline CNN architectures outperformed the CBAM-CNN in precision and consistency.",
             "The proposed CBAM-CNN achieves an AUC of 0.958, outperforming baseline CNN architectures in precision.",
         ),
+        Example(  # what holds and what does not, the other way round
+            "R2D2, but not Loqs-PD, enhanced Dicer2 activity.",
+            "However, Loqs-PD, but not R2D2, enhanced Dicer2 activity.",
+        ),
         Example(  # a preference turned around
             "This form of dementia was attributed to pathology in frontal rather than temporal regions of the brain.",
             "It is assumed to be an atrophy with emphasis of pathology in temporal rather than frontal regions.",
@@ -260,6 +274,11 @@ RULE = Rule(
             "Accessing visual versus associative knowledge was associated with different activation patterns.",
         ),
         Example("The soil carbon response was weaker in grasslands than in forests.", SOURCE),
+        Example("Loqs-PD, but not R2D2, enhanced Dicer2.", "However, Loqs-PD, but not R2D2, enhanced Dicer2 activity."),
+        Example(
+            "Expressing Dmp53 but not DmChk2 led to loss of stem cells, whereas DmChk2 but not Dmp53 induced death.",
+            "Dmp53 but not DmChk2 expression led to loss of stem cells; DmChk2 but not Dmp53 expression induced death.",
+        ),
         Example("Soil carbon responded to fire in forests and grasslands.", SOURCE),
         Example(
             "Numerical weather prediction was outperformed by MetNet at lead times of up to 8 hours.",

@@ -6,13 +6,24 @@ from __future__ import annotations
 
 from rag.check.rules.finding import Finding
 from rag.check.rules.polarity import opposed
-from rag.check.rules.rule import Comparison, Example, Rule, Stage
+from rag.check.rules.rule import MAX_SWAPPED_WORDS, Comparison, Edit, Example, Rule, Stage
 
 CODE = "reversed-direction"
 
 
+def _turned(edit: Edit) -> tuple[str, str] | None:
+    """A word of direction of a substitution turned; or one of a word or two put in place of a few more, where it
+    stands for the last of them ("delayed the" for "resulted in an accelerated"; not "inhibited" for "caused a
+    global inhibition of")."""
+    if edit.substituted:
+        return opposed(edit.said, edit.replaced)
+    if edit.op == "replace" and len(edit.said) <= 2 and len(edit.replaced) <= 2 * MAX_SWAPPED_WORDS:
+        return opposed(edit.said, edit.replaced[-1:])
+    return None
+
+
 def find(c: Comparison) -> list[Finding]:
-    return [Finding(CODE, p[0], p[1]) for e in c.edits if e.substituted and (p := opposed(e.said, e.replaced))]
+    return [Finding(CODE, p[0], p[1]) for e in c.edits if (p := _turned(e))]
 
 
 def describe(finding: Finding, cited: str, other: str | None) -> str:
@@ -49,6 +60,10 @@ RULE = Rule(
         Example(
             "In the symmetric configuration the vortex dipole was unstable.",
             "In the symmetric configuration the vortex dipole was stable.",
+        ),
+        Example(  # a word for a few
+            "Giving an arginase inhibitor to recipient mice delayed the rejection of corneal grafts.",
+            "Giving an arginase inhibitor to recipient mice resulted in an accelerated rejection of corneal grafts.",
         ),
         Example(  # which side
             "Word-retrieval deficits were tied to neural sites in the right temporal lobe.",

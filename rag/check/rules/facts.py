@@ -97,6 +97,12 @@ _NAME = re.compile(r"\b(?:[A-Z]|[a-z]{1,2}[A-Z]{2})[\w'’-]*(?:\s+(?:of|for|the
 # Abbreviations of statistics and of the sentence's own structure: naming them adds no fact.
 _STATISTICS = "CI HR OR RR SD SE SEM IQR AUC ROC P N NS vs VS EG IE ET AL"
 _NOT_NAMES = frozenset(_STATISTICS.split())
+# Drugs, written in lower case, known by the endings of their international names (cisplatin, paclitaxel,
+# trastuzumab, imatinib): each a name a sentence must take from its source.
+_DRUG = re.compile(
+    r"\b[a-z]{3,}(?:platin|taxel|rubicin|mycin|cycline|cillin|floxacin|conazole|statin|sartan|prazole|olol|dipine|"
+    r"gliptin|gliflozin|setron|profen|trexate|mustine|ciclovir|clovir|navir|mab|tinib|parin|lukast|triptan|semide)s?\b"
+)
 # Kinds of molecule written with a small letter first: common nouns in their fields, not names ("mRNAs",
 # "scRNA-seq", "cAMP").
 _MOLECULE_CLASS = re.compile(r"[a-z]{1,2}(?:RNA|DNA|AMP|GMP|TP)s?(?:-seq)?")
@@ -313,6 +319,7 @@ def name_mentions(sentence: str) -> list[tuple[str, ...]]:
         if head and len(head.group(0)) > 1:  # "Aire-expressing": the name is "Aire"
             forms.append(head.group(0))
         found.append(tuple(f for f in forms if f))
+    found += [(m.group(0),) for m in _DRUG.finditer(text)]
     named = " ".join(form for forms in found for form in forms)
     for match in _IDENTIFIER.finditer(text):
         number = re.fullmatch(r"[\d.]+([A-Za-zμ°]+)", match.group(0))
@@ -350,9 +357,11 @@ def name_in(name: str, folded_source: str) -> bool:
 
 
 def _squashed(text: str) -> str:
-    """Without hyphens, the spaces some sources put inside a formula ("CO 2", "PM 2.5") and the brackets a
-    plain-text abstract writes a superscript or a subscript in ("PrP(C)" for PrPᶜ, "PtdIns(4,5)P(2)")."""
-    return _SPLIT_FORMULA.sub("", _SCRIPT_BRACKETS.sub(r"\1", text).replace("-", ""))
+    """Without hyphens, the spaces some sources put inside a formula ("CO 2", "PM 2.5") or before a Greek letter
+    ("eIF2 alpha" for eIF2α) and the brackets a plain-text abstract writes a superscript or a subscript in
+    ("PrP(C)" for PrPᶜ, "PtdIns(4,5)P(2)")."""
+    text = _SPLIT_GREEK.sub("", _SPLIT_FORMULA.sub("", _SCRIPT_BRACKETS.sub(r"\1", text)))
+    return text.replace("-", "")
 
 
 def _demonym_of(folded: str, folded_source: str) -> bool:
@@ -392,6 +401,7 @@ _DESCRIBED = re.compile(
     r"negative|null|knockout|expressing|associated|type|only|free|rich|containing)$"
 )
 _SPLIT_FORMULA = re.compile(r"(?<=[a-z]) (?=\d)")
+_SPLIT_GREEK = re.compile(rf"(?<=[a-z0-9])[ -](?=(?:{'|'.join(_GREEK_NAMES.split())})\b)")
 # A short bracket glued to the word before it: a superscript or subscript, not an aside ("p38(AF/+)", "Ca(2+)").
 _SCRIPT_BRACKETS = re.compile(r"(?<=[a-z0-9])\(([^()\s]{1,8})\)")
 # A people named for its place: the place's stem and an ending ("kenya-n", "chin-ese", "bangladesh-i").

@@ -37,6 +37,10 @@ RULE = Rule(
         ),
         Example("Only Swiss households took part.", "Households in Sweden took part."),
         Example("Many of Vienna's Jews changed their surnames.", "Jews born in Prague changed their surnames."),
+        Example(  # a drug, in lower case
+            "Stromal miR21 confers cisplatin resistance in ovarian cancer cells.",
+            "Exosomal transfer of stroma-derived miR21 confers paclitaxel resistance in ovarian cancer cells.",
+        ),
         Example(  # a name that starts with a small letter
             "Using fMRI, naming tools engaged the precentral gyrus.",
             "Using positron emission tomography, naming tools engaged the precentral gyrus.",
@@ -53,6 +57,7 @@ RULE = Rule(
             "Values of d13C-DIC and CO2 uptake were low.", "The δ¹³C_DIC values and carbon dioxide uptake were low."
         ),
         Example("A model-based RL agent learned to walk.", "A model-based reinforcement learning agent walked."),
+        Example("Statins and heparin were given.", "Patients received simvastatin and heparin."),
         Example(  # spelt out in hyphenated words; a kind of molecule is no name
             "Changes in the BOLD signal and in mRNA levels were seen.",
             "Changes in the blood-oxygen level-dependent signal and in transcript levels were seen.",

@@ -74,8 +74,9 @@ RULE = Rule(
             "The difference between the groups was significant.",
         ),
         Example(
-            "Parcellations produced clusters that were asymmetrical across hemispheres.",
-            "Parcellations produced clusters that were anatomically meaningful and symmetrical across hemispheres.",
+            "Response-shape parcellations across the whole brain gave asymmetrical clusters.",
+            "Parcellations based on response shape produce distributed clusters that are anatomically and "
+            "functionally meaningful, symmetrical across hemispheres, and reproducible across subjects.",
         ),
     ),
     must_pass=(

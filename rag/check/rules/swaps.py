@@ -10,15 +10,17 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from rag.check.rules.facts import NUMBER_WORDS, NumberTable, kind_of
+from rag.check.rules.facts import NUMBER_WORDS, NumberTable, fold, kind_of
 from rag.check.rules.finding import Finding
-from rag.check.rules.rule import Comparison, Example, Rule, Stage
+from rag.check.rules.rule import MAX_SWAPPED_WORDS, Comparison, Example, Rule, Stage
 
 CODE = "swapped"
 # A list of three things or more in a (folded) source: "animals, tools, and unique persons", each of a few words.
 _ITEM = r"[a-z][\w'-]*(?: [a-z][\w'-]*){0,2}"
 _LIST = re.compile(rf"(?<![\w'-]){_ITEM}(?:, {_ITEM})+,? (?:and|or) {_ITEM}(?![\w'-])")
 _LIST_SEPARATOR = re.compile(r",? (?:and|or) |, ")
+# Letters then digits, as genes, proteins and parts are numbered: "ago1", "il-6", "cd4", "h3k9".
+_PARALOG = re.compile(r"(?P<stem>[a-z]{2,}-?)(?P<number>\d+[a-z]?\d*)")
 
 
 def _as_number(word: str) -> str:
@@ -55,9 +57,19 @@ def _listed_together(folded: str) -> frozenset[tuple[str, str]]:
     return frozenset(pairs)
 
 
+def _only_listed(word: str, restated: str) -> bool:
+    """Every time the restated stretch says ``word`` it is in one of its lists: a sentence naming some of the
+    things listed ("including MIR22HG and SNHG15" of six) picks from the list, it swaps nothing."""
+    lists = [m.span() for m in _LIST.finditer(restated)]
+    said = [m.start() for m in re.finditer(rf"(?<![\w'-]){re.escape(word)}(?![\w'-])", restated)]
+    return bool(said) and all(any(start <= at < end for start, end in lists) for at in said)
+
+
 def _sibling_swapped(c: Comparison) -> list[Finding]:
-    """One word of a source's list put in place of another of the same list, where the sentence restates it and
-    does not also say the source's word elsewhere (a list reordered is no swap)."""
+    """One word of a source's list put in place of another of the same list, where the sentence restates what
+    the source says of that one outside the list, and does not also say the source's word elsewhere (a list
+    reordered is no swap)."""
+    restated = fold(c.restates)
     for e in c.edits:
         if not e.substituted or len(e.said) != len(e.replaced):
             continue
@@ -65,15 +77,32 @@ def _sibling_swapped(c: Comparison) -> list[Finding]:
         for said, replaced in zip(e.said, e.replaced, strict=True):
             if replaced in c.sentence_words or said.startswith(replaced) or replaced.startswith(said):
                 continue  # the source's word said elsewhere (a list reordered), or shortened ("S. undata")
+            if _only_listed(replaced, restated):
+                continue
             if any((said, replaced) in _listed_together(facts.folded) for facts in c.cited):
                 return [Finding(CODE, said, replaced)]
+    return []
+
+
+def _paralog_swapped(c: Comparison) -> list[Finding]:
+    """A gene, protein or part named by the same letters with other digits in the place of the source's:
+    "AGO2" for "AGO1", "IL-6" for "IL-10", "CD8" for "CD4" (the first word of a substitution, which at the end
+    of a sentence runs on into the rest of the source's)."""
+    for e in c.edits:
+        if e.op != "replace" or not e.said or not e.replaced or len(e.said) > MAX_SWAPPED_WORDS:
+            continue
+        said, replaced = _PARALOG.fullmatch(e.said[0]), _PARALOG.fullmatch(e.replaced[0])
+        if said is None or replaced is None or said.group("stem") != replaced.group("stem"):
+            continue
+        if said.group(0) != replaced.group(0) and said.group(0) not in c.source_words:
+            return [Finding(CODE, said.group(0), replaced.group(0))]
     return []
 
 
 def find(c: Comparison) -> list[Finding]:
     restated = NumberTable.of(" ".join(map(_as_number, c.restates.split())))
     found = [f for e in c.edits if e.substituted and (f := _swapped(e.said, e.replaced, restated)) is not None]
-    return found or _sibling_swapped(c)
+    return found or _paralog_swapped(c) or _sibling_swapped(c)
 
 
 def describe(finding: Finding, cited: str, other: str | None) -> str:
@@ -99,12 +128,22 @@ RULE = Rule(
             "Feeding the upcoming 2 steps to the policy is sufficient.",
         ),
         Example("Toddlers perceive colour categorically.", "Pre-linguistic infants perceive colour categorically."),
+        Example(  # the same letters, another number
+            "Small RNAs from terminal hairpins of esiRNA precursors are loaded onto AGO2.",
+            "Small RNAs derived from terminal hairpins of esiRNA precursors are loaded onto AGO1; they are a new "
+            "subset of miRNAs. The complex produces AGO2-associated small RNAs.",
+        ),
         Example(
             "Light-induced desorption loads a large magneto-optical trap of sodium atoms.",
             "We show that light-induced atom desorption loads a large magneto-optical trap of 87Rb atoms.",
         ),
     ),
     must_pass=(
+        Example(  # some of the things a source lists, named
+            "Six short-lived long ncRNAs, including MIR22HG and SNHG15, responded to chemical stressors.",
+            "We identified six novel short-lived long ncRNAs (MIR22HG, GABPB-AS1, LINC00152, IDI2-AS1, SNHG15, and "
+            "FLJ33630) that responded to chemical stressors.",
+        ),
         Example("Treatment reduced weight gain in murine models with type 2 diabetes.", SOURCE),
         Example("In mice with type 2 diabetes, treatment reduced weight gain.", SOURCE),
         Example(
