@@ -26,6 +26,9 @@ ORGANISMS = (
     "goat|caprine",
     "bird|avian",
     "frog|xenopus|amphibian",
+    "reptile|reptilian|lizard|snake|turtle",
+    "fish|teleost = zebrafish|medaka|salmon|trout|cod|cichlid|stickleback",
+    "insect = drosophila|fruit fly|fruit flies|bee|honeybee|bumblebee|mosquito|beetle|butterfly|moth|ant",
     "bat",
     "bee|honeybee|bumblebee",
     "mosquito",
@@ -208,7 +211,8 @@ SUBJECTS = (
 # or what "a free lawyer" changes is not about them (rag.writing.extractive.about_its_subjects).
 ROLES = (
     "physician|doctor|clinician|general practitioner = cardiologist|radiologist|dermatologist|pathologist|"
-    "psychiatrist|neurologist|oncologist|ophthalmologist|specialist|practitioner",
+    "psychiatrist|neurologist|oncologist|ophthalmologist|pediatrician|paediatrician|specialist|practitioner",
+    "epidemiologist",
     "surgeon",
     "dentist",
     "pharmacist",

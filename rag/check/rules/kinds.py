@@ -53,6 +53,10 @@ RULE = Rule(
             "Prostate cancer cells grew faster with wedelolactone.",
             "Wedelolactone stimulated the growth of breast cancer cells.",
         ),
+        Example(
+            "The model predicted mean clutch size across 2,521 assemblages of reptiles.",
+            "We applied the species-level model to predict mean clutch size across 2,521 bird assemblages.",
+        ),
         Example(  # the model fitted
             "Their best model, a random forest, reached a ranked probability score of 0.2156.",
             "Our best model using gradient boosting achieved a ranked probability score of 0.2156.",
@@ -72,5 +76,6 @@ RULE = Rule(
         Example("In humans, the drug lowered blood pressure.", "In 40 volunteers, the drug lowered blood pressure."),
         Example("TD-Gammon played close to the best human players.", "TD-Gammon played close to the best players."),
         Example("CD4+ T cells were depleted.", "CD4+ lymphocytes were depleted."),
+        Example("In insects and fish, the clock gene cycles.", "In Drosophila and zebrafish, the clock gene cycles."),
     ),
 )
