@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from rag.check.rules.finding import Finding
+from rag.check.rules.finding import Finding, says_instead
 from rag.check.rules.polarity import opposed
 from rag.check.rules.rule import MAX_SWAPPED_WORDS, Comparison, Edit, Example, Rule, Stage
 
@@ -26,17 +26,13 @@ def find(c: Comparison) -> list[Finding]:
     return [Finding(CODE, p[0], p[1]) for e in c.edits if (p := _turned(e))]
 
 
-def describe(finding: Finding, cited: str, other: str | None) -> str:
-    return f"says '{finding.said}' where {cited} says '{finding.source_says}'"
-
-
 SOURCE = "Caffeine intake was associated with shorter sleep duration and significantly faster reaction times."
 RULE = Rule(
     CODE,
     reverses=True,
     stage=Stage.ALIGNED,
     find=find,
-    describe=describe,
+    describe=says_instead,
     must_find=(
         Example("Caffeine intake was associated with longer sleep duration.", SOURCE),
         Example("Caffeine intake was associated with significantly slower reaction times.", SOURCE),

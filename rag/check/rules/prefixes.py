@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from rag.check.rules.facts import SourceFacts
-from rag.check.rules.finding import Finding
+from rag.check.rules.finding import Finding, says_instead
 from rag.check.rules.polarity import opposed, words
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
 
@@ -56,17 +56,13 @@ def find(c: Comparison) -> list[Finding]:
     return list({f.said: f for f in found}.values())
 
 
-def describe(finding: Finding, cited: str, other: str | None) -> str:
-    return f"says '{finding.said}' where {cited} says '{finding.source_says}'"
-
-
 SOURCE = "Native listeners make use of semantic context when they perceive speech in noise."
 RULE = Rule(
     CODE,
     reverses=True,
     stage=Stage.PRESENCE,
     find=find,
-    describe=describe,
+    describe=says_instead,
     must_find=(
         Example("Non-native listeners make use of semantic context in noise.", SOURCE),
         Example(

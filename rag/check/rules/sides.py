@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from rag.check.rules.facts import SourceFacts
-from rag.check.rules.finding import Finding
+from rag.check.rules.finding import Finding, says_instead
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
 
 CODE = "other-side"
@@ -47,17 +47,13 @@ def find(c: Comparison) -> list[Finding]:
     ]
 
 
-def describe(finding: Finding, cited: str, other: str | None) -> str:
-    return f"says '{finding.said}' where {cited} says '{finding.source_says}'"
-
-
 SOURCE = "Activation in the angular gyrus of the left inferior parietal cortex was modulated by semantic context."
 RULE = Rule(
     CODE,
     reverses=True,
     stage=Stage.PRESENCE,
     find=find,
-    describe=describe,
+    describe=says_instead,
     must_find=(
         Example("Activation in the right angular gyrus was modulated by semantic context.", SOURCE),
         Example(
