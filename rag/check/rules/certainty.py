@@ -72,6 +72,11 @@ RULE = Rule(
         Example("Ortmann and Suttle proved that viruses are a greater source of prokaryotic mortality.", SOURCE),
         Example("Viral infection is always a greater source of prokaryotic mortality.", SOURCE),
         Example("Viral infection entirely explains prokaryotic mortality.", SOURCE),
+        Example(  # better than everything else, before everyone else
+            "Kernel regression outperforms all other fMRI decoding methods.",
+            "Our kernel regression won first place in the competition; it applies to any fMRI decoding work.",
+        ),
+        Example("Ortmann and Suttle were the first to show viral mortality in all samples.", SOURCE),
     ),
     must_pass=(
         Example("Viral infection may be a greater source of prokaryotic mortality in every sample.", SOURCE),
@@ -80,5 +85,6 @@ RULE = Rule(
         Example("Almost every sample showed viral infection as a greater source of prokaryotic mortality.", SOURCE),
         Example("Infected cells proved a greater source of prokaryotic mortality.", SOURCE),
         Example("A proof-of-concept study suggests viral infection may be a greater source of mortality.", SOURCE),
+        Example("VOS outperformed all other mapping techniques.", "VOS outperforms all other mapping techniques."),
     ),
 )

@@ -250,6 +250,11 @@ RULE = Rule(
             "Baseline CNN architectures outperformed the CBAM-CNN in precision and consistency.",
             "The proposed CBAM-CNN achieves an AUC of 0.958, outperforming baseline CNN architectures in precision.",
         ),
+        Example(  # the same sides, each where the source has it, compared the other way
+            "In REM sleep, unrelated word pairs elicited a significantly smaller mean amplitude than related pairs.",
+            "The effect showed a mean amplitude for pairs of unrelated words significantly greater than for related "
+            "pairs and an increment of latency.",
+        ),
         Example(  # what holds and what does not, the other way round
             "R2D2, but not Loqs-PD, enhanced Dicer2 activity.",
             "However, Loqs-PD, but not R2D2, enhanced Dicer2 activity.",
@@ -275,6 +280,10 @@ RULE = Rule(
         ),
         Example("The soil carbon response was weaker in grasslands than in forests.", SOURCE),
         Example("Loqs-PD, but not R2D2, enhanced Dicer2.", "However, Loqs-PD, but not R2D2, enhanced Dicer2 activity."),
+        Example(  # another scale: less time is faster
+            "An upright face broke through suppression faster than an upside-down face.",
+            "An upright face took less time than an upside-down face to gain dominance.",
+        ),
         Example(
             "Expressing Dmp53 but not DmChk2 led to loss of stem cells, whereas DmChk2 but not Dmp53 induced death.",
             "Dmp53 but not DmChk2 expression led to loss of stem cells; DmChk2 but not Dmp53 expression induced death.",

@@ -57,6 +57,10 @@ RULE = Rule(
             "In the symmetric configuration the vortex dipole was unstable.",
             "In the symmetric configuration the vortex dipole was stable.",
         ),
+        Example(
+            "Rett syndrome is an X-linked recessive disorder caused by mutations in MeCP2.",
+            "Rett syndrome is an X-linked dominant disorder caused by mutations in MeCP2.",
+        ),
         Example(  # a word for a few
             "Giving an arginase inhibitor to recipient mice delayed the rejection of corneal grafts.",
             "Giving an arginase inhibitor to recipient mice resulted in an accelerated rejection of corneal grafts.",

@@ -58,6 +58,9 @@ RULE = Rule(
         ),
         Example("A model-based RL agent learned to walk.", "A model-based reinforcement learning agent walked."),
         Example("Statins and heparin were given.", "Patients received simvastatin and heparin."),
+        Example(
+            "Activated PKR inhibits eIF2α in infected cells.", "Activated PKR inhibits eIF2 alpha in infected cells."
+        ),
         Example(  # spelt out in hyphenated words; a kind of molecule is no name
             "Changes in the BOLD signal and in mRNA levels were seen.",
             "Changes in the blood-oxygen level-dependent signal and in transcript levels were seen.",

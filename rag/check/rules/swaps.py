@@ -128,6 +128,11 @@ RULE = Rule(
             "Feeding the upcoming 2 steps to the policy is sufficient.",
         ),
         Example("Toddlers perceive colour categorically.", "Pre-linguistic infants perceive colour categorically."),
+        Example(  # one of the things a source lists for another
+            "A part of the middle frontal gyrus was most active when subjects named animals.",
+            "The tasks required retrieving words denoting animals, tools, and unique persons. A part of the middle "
+            "frontal gyrus was most active when subjects named persons.",
+        ),
         Example(  # the same letters, another number
             "Small RNAs from terminal hairpins of esiRNA precursors are loaded onto AGO2.",
             "Small RNAs derived from terminal hairpins of esiRNA precursors are loaded onto AGO1; they are a new "
