@@ -407,7 +407,7 @@ _SCRIPT_BRACKETS = re.compile(r"(?<=[a-z0-9])\(([^()\s]{1,8})\)")
 # A people named for its place: the place's stem and an ending ("kenya-n", "chin-ese", "bangladesh-i").
 _DEMONYM = re.compile(r"(?P<stem>[a-z]{4,}?)(?:ian|ean|an|ese|i|ish|ic|n)")
 DEMONYM_STEM = 3  # the shortest stem a place is known by ("spa-in" for "Spanish")
-_ACRONYM = re.compile(r"[A-Z]{2,6}s?")
+_ACRONYM = re.compile(r"[a-z]{0,2}[A-Z]{2,6}s?")
 
 
 @dataclass(frozen=True)

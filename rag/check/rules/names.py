@@ -61,6 +61,11 @@ RULE = Rule(
         Example(
             "Activated PKR inhibits eIF2α in infected cells.", "Activated PKR inhibits eIF2 alpha in infected cells."
         ),
+        Example(  # a name starting with a small letter, spelt out
+            "With fMRI, the eGFR of each patient was related to brain activity.",
+            "Functional magnetic resonance imaging related each patient's estimated glomerular filtration rate to "
+            "brain activity.",
+        ),
         Example(  # spelt out in hyphenated words; a kind of molecule is no name
             "Changes in the BOLD signal and in mRNA levels were seen.",
             "Changes in the blood-oxygen level-dependent signal and in transcript levels were seen.",
