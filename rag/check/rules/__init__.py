@@ -4,8 +4,8 @@ word turned by its prefix, the other side, a denial added or dropped, two names 
 its code, how it tells a reader, and the examples it must find and must pass. Text in, findings out: no
 model, no embedding, no index.
 
-``registry.RULES`` lists them and ``registry.run_rules`` is the one loop; ``facts``, ``alignment`` and
-``polarity`` are what the rules read with (numbers, names, kinds; word-by-word alignment; negation and
+``registry.RULES`` lists them and ``registry.run_rules`` is the one loop; ``facts``, ``name_facts``,
+``alignment`` and ``polarity`` are what the rules read with (numbers, names, kinds; word-by-word alignment; negation and
 direction words).
 """
 
@@ -21,9 +21,9 @@ if TYPE_CHECKING:  # the package's face, one list: what other packages, scripts 
     from rag.check.rules.alignment import windows as windows
     from rag.check.rules.facts import NumberTable as NumberTable
     from rag.check.rules.facts import SourceFacts as SourceFacts
-    from rag.check.rules.facts import name_mentions as name_mentions
     from rag.check.rules.facts import numbers_in as numbers_in
     from rag.check.rules.finding import Finding as Finding
+    from rag.check.rules.name_facts import name_mentions as name_mentions
     from rag.check.rules.polarity import antonyms as antonyms
     from rag.check.rules.polarity import direction as direction
     from rag.check.rules.polarity import negated as negated

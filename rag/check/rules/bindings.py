@@ -10,8 +10,9 @@ import itertools
 import re
 from collections.abc import Iterable
 
-from rag.check.rules.facts import fold, name_mentions
+from rag.check.rules.facts import fold
 from rag.check.rules.finding import Finding
+from rag.check.rules.name_facts import name_mentions
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
 from rag.text import tokenize
 

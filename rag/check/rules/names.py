@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from functools import partial
 
-from rag.check.rules.facts import SourceFacts, name_in, name_mentions
+from rag.check.rules.facts import SourceFacts
 from rag.check.rules.finding import Finding
+from rag.check.rules.name_facts import name_in, name_mentions
 from rag.check.rules.presence import describe_unstated, unstated
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
 
