@@ -113,6 +113,7 @@ ALIGNED_ANTONYMS = _opposites(
     (r"able", r"unable"),
     (r"likely", r"unlikely"),
     (r"consistent", r"inconsistent"),
+    (r"reliable|reliably", r"unreliable|unreliably"),
     (r"complete|completely", r"incomplete|incompletely|partial|partially"),
     (r"northern|north", r"southern|south"),
     (r"eastern|east", r"western|west"),

@@ -1,12 +1,13 @@
 """A word made its opposite with a prefix: "in non-native listeners" where the cited sources speak of native
 listeners and never of non-native ones, "non-significant" where they say "significant" (and never "not
 significant"), "asymmetrical" where they say "symmetrical" (a prefix other than "non" only where the two words
-are known opposites: rag.check.rules.polarity). Presence, not alignment: the word it turns may stand anywhere in
-the source."""
+are known opposites: rag.check.rules.polarity); or the prefix dropped: "reliable" where the sources say only
+"unreliable". Presence, not alignment: the word it turns may stand anywhere in the source."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rag.check.rules.facts import SourceFacts
 from rag.check.rules.finding import Finding, says_instead
@@ -20,6 +21,7 @@ _PREFIXED = re.compile(r"(?:a|an|un|in|im|ir|il|dis)(?P<base>[a-z][a-z-]{3,})")
 # primate" is a monkey whether or not its source names humans.
 _ANY_NON = re.compile(r"\bnon[- ]")
 _FIXED = frozenset({"human", "humans", "profit", "governmental"})
+MIN_BASE_LETTERS = 4  # "able", "like": a shorter word is too often part of another
 
 
 def _states_opposite(base: str, source: SourceFacts) -> bool:
@@ -53,7 +55,28 @@ def find(c: Comparison) -> list[Finding]:
             continue  # the sentence contrasts the two itself: "video games and non-video game activity"
         if all(_states_opposite(base, source) for source in c.cited):
             found.append(Finding(CODE, word, base))
+    found += _prefix_dropped(said, c.cited)
     return list({f.said: f for f in found}.values())
+
+
+def _prefix_dropped(said: list[str], cited: Sequence[SourceFacts]) -> list[Finding]:
+    """A word whose known opposite with a prefix is all the sources say: "reliable" where they call the methods
+    "unreliable" and never "reliable" ("stable" for "unstable", "likely" for "unlikely")."""
+    found = []
+    for word in dict.fromkeys(said):
+        if len(word) < MIN_BASE_LETTERS or not word.isalpha():
+            continue
+        turned = re.compile(rf"\b(?:a|an|un|in|im|ir|il|dis)-?{re.escape(word)}\b")
+        plain = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
+        opposites = [
+            m.group(0).replace("-", "")
+            for source in cited
+            for m in turned.finditer(source.folded)
+            if opposed([m.group(0).replace("-", "")], [word])
+        ]
+        if opposites and not any(w in said for w in opposites) and not any(plain.search(s.folded) for s in cited):
+            found.append(Finding(CODE, word, opposites[0]))
+    return found
 
 
 SOURCE = "Native listeners make use of semantic context when they perceive speech in noise."
@@ -68,6 +91,11 @@ RULE = Rule(
         Example(
             "The difference between groups was non-significant.",
             "The difference between the groups was significant.",
+        ),
+        Example(  # the prefix dropped
+            "Genetic screens give a reliable way to find true kinase substrates.",
+            "Traditionally used techniques to identify true kinase substrates, such as genetics, yeast two-hybrid "
+            "screens, and biochemical purification, are often laborious and unreliable.",
         ),
         Example(
             "Response-shape parcellations across the whole brain gave asymmetrical clusters.",
@@ -89,6 +117,7 @@ RULE = Rule(
         Example("An unrelated word slowed naming.", "Related and unrelated words were named."),
         Example("Symptoms were unchanged.", "Symptoms changed little, though some were unchanged."),
         Example("Independent of other factors, Pum binds mRNA.", "Pum binding is dependent on Nanos."),
+        Example("The dipole was stable.", "The dipole was stable; the other one was unstable."),
         Example(
             "Native and non-native listeners both use semantic context in noise.",
             "Native listeners make use of semantic context when they perceive speech in noise.",
