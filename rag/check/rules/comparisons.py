@@ -18,25 +18,22 @@ from rag.check.rules.rule import Comparison, Example, Rule, Stage
 from rag.text import tokenize
 
 CODE = "reversed-comparison"
-MORE = re.compile(
-    r"more|higher|greater|larger|bigger|better|stronger|faster|longer|superior|heavier|older|earlier|increased"
-)
-LESS = re.compile(r"less|lower|fewer|smaller|worse|weaker|slower|shorter|inferior|lighter|younger|later|reduced")
 # The scales a comparison can be turned on, each (more, less): "smaller" says the opposite of "greater", not of
 # "faster" ("took less time" is "faster").
-SCALES = tuple(
-    (re.compile(more), re.compile(less))
-    for more, less in (
-        (r"more|higher|greater|larger|bigger|increased", r"less|lower|fewer|smaller|reduced"),
-        (r"better|superior", r"worse|inferior"),
-        (r"stronger", r"weaker"),
-        (r"faster", r"slower"),
-        (r"longer", r"shorter"),
-        (r"heavier", r"lighter"),
-        (r"older", r"younger"),
-        (r"earlier", r"later"),
-    )
+_SCALE_WORDS = (
+    ("more|higher|greater|larger|bigger|increased", "less|lower|fewer|smaller|reduced"),
+    ("better|superior", "worse|inferior"),
+    ("stronger", "weaker"),
+    ("faster", "slower"),
+    ("longer", "shorter"),
+    ("heavier", "lighter"),
+    ("older", "younger"),
+    ("earlier", "later"),
 )
+SCALES = tuple((re.compile(more), re.compile(less)) for more, less in _SCALE_WORDS)
+# Any comparative going up, or down: every scale's words.
+MORE = re.compile("|".join(more for more, _ in _SCALE_WORDS))
+LESS = re.compile("|".join(less for _, less in _SCALE_WORDS))
 THAN = re.compile(r"\bthan\b|\b(?:as )?compared (?:with|to)\b|\brelative to\b", re.IGNORECASE)
 # A comparison in a verb ("MetNet outperforms NWP"), said the other way round in the passive ("NWP was
 # outperformed by MetNet").

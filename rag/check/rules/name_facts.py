@@ -6,6 +6,7 @@ or spelt out ("RL" for reinforcement learning, "BOLD" for blood-oxygen level-dep
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rag.check.markers import CITATION_GROUP
 from rag.check.rules.facts import GREEK_NAMES, fold, is_unit
@@ -109,6 +110,8 @@ def name_in(name: str, folded_source: str) -> bool:
     )
 
 
+# A source is squashed once however many names are looked up in it.
+@lru_cache(maxsize=4_096)
 def _squashed(text: str) -> str:
     """Without hyphens, the spaces some sources put inside a formula ("CO 2", "PM 2.5") or before a Greek letter
     ("eIF2 alpha" for eIF2α) and the brackets a plain-text abstract writes a superscript or a subscript in

@@ -20,6 +20,7 @@ MIN_COUNT = 3  # a number written as a word is checked from this one up
 # How a sentence may write a source's number: "3.1 million" for 3,140,413; "52% higher" for a ratio of 1.52,
 # "48% lower" for 0.52.
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_SCALE_WORDS = frozenset({"hundred", *_SCALES})  # words that scale a number rather than count
 _WRITTEN_AS = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(%|percent\b|per cent\b|thousand\b|million\b|billion\b)")
 
 
@@ -79,7 +80,7 @@ def _counts_in(sentence: str) -> list[str]:
     """The numbers a sentence writes as words, three and up ("nine Korean universities", "five experiments"):
     "one" and "two" are as often no count ("one of", "the two methods"), and "hundred" or "million" alone
     scales a number ("3.1 million", "several hundred hours")."""
-    counts = (w for w in words(sentence) if w in NUMBER_WORDS and w != "hundred" and w not in _SCALES)
+    counts = (w for w in words(sentence) if w in NUMBER_WORDS and w not in _SCALE_WORDS)
     return list(dict.fromkeys(w for w in counts if int(NUMBER_WORDS[w]) >= MIN_COUNT))
 
 

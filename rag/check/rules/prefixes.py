@@ -16,7 +16,9 @@ from rag.check.rules.rule import Comparison, Example, Rule, Stage
 
 CODE = "negated-prefix"
 _NON = re.compile(r"non-?(?P<base>[a-z][a-z-]{2,})")
-_PREFIXED = re.compile(r"(?:a|an|un|in|im|ir|il|dis)(?P<base>[a-z][a-z-]{3,})")
+# The prefixes that make a word its opposite ("asymmetric", "unstable", "inconsistent", "irreversible").
+NEGATIVE_PREFIXES = ("a", "an", "un", "in", "im", "ir", "il", "dis")
+_PREFIXED = re.compile(rf"(?:{'|'.join(NEGATIVE_PREFIXES)})(?P<base>[a-z][a-z-]{{3,}})")
 # Words "non" makes into a name of their own rather than the opposite of what the source says: a "non-human
 # primate" is a monkey whether or not its source names humans.
 _ANY_NON = re.compile(r"\bnon[- ]")
@@ -66,14 +68,13 @@ def _prefix_dropped(said: list[str], cited: Sequence[SourceFacts]) -> list[Findi
     for word in dict.fromkeys(said):
         if len(word) < MIN_BASE_LETTERS or not word.isalpha():
             continue
-        turned = re.compile(rf"\b(?:a|an|un|in|im|ir|il|dis)-?{re.escape(word)}\b")
+        # Only a prefix that makes a known opposite of the word is looked for in the sources.
+        prefixes = [p for p in NEGATIVE_PREFIXES if opposed([p + word], [word])]
+        if not prefixes:
+            continue
+        turned = re.compile(rf"\b(?:{'|'.join(prefixes)})-?{re.escape(word)}\b")
+        opposites = [m.group(0).replace("-", "") for source in cited for m in turned.finditer(source.folded)]
         plain = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
-        opposites = [
-            m.group(0).replace("-", "")
-            for source in cited
-            for m in turned.finditer(source.folded)
-            if opposed([m.group(0).replace("-", "")], [word])
-        ]
         if opposites and not any(w in said for w in opposites) and not any(plain.search(s.folded) for s in cited):
             found.append(Finding(CODE, word, opposites[0]))
     return found
