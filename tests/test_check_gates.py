@@ -13,9 +13,11 @@ from test_check import BIB
 
 from rag.check.manuscript import ManuscriptChecker
 from rag.check.paper_fit import FitModel, generic_citation, load_fit_model
-from rag.check.verdicts import UNREADABLE_ENTRY, CitationCheck, Verdict
+from rag.check.verdicts import NONE_FIT, UNREADABLE_ENTRY, UNRELATED, CitationCheck, Verdict
+from rag.check.wrong_key import one_wrong_key_at_most
 from rag.config import load_settings
 from rag.manuscripts import read_latex
+from rag.manuscripts.citing import Cite
 from rag.records import Paper
 from rag.services.check import check, library_view
 from rag.services.context import Context
@@ -25,6 +27,8 @@ from rag.services.requests import CheckRequest
 # Cites the coffee paper's neighbour in the library for what the coffee paper says.
 MISCITED = r"Drinking coffee after noon reduces sleep quality \citep{yuan2022}."
 TURNED = r"Drinking coffee after noon left the sleep quality of adults unchanged \citep{smith2020}."
+# Every gate of the wrong paper open: any paper the fit could call wrong is, with another paper meant or not.
+WIDE_OPEN = {"clearly_stated": 0.0, "clearly_fits": 0.0, "unrelated_below": 1.0}
 
 
 def checked(tmp_path: Path, sentence: str, model: FitModel, entries: str = BIB) -> CitationCheck:
@@ -54,8 +58,22 @@ def test_the_wrong_paper_only_where_another_paper_is_clearly_meant(tmp_path: Pat
 
     # With no paper of the library clearly meant (the gates shut), a poorly fitting citation is a note: a tool,
     # a survey or a "see" cited the way authors cite them.
-    shut = checked(tmp_path, MISCITED, replace(shipped(), clearly_stated=1.01, clearly_fits=1.01))
+    shut = checked(tmp_path, MISCITED, replace(shipped(), clearly_stated=1.01, clearly_fits=1.01, unrelated_below=0.0))
     assert shut.verdict is Verdict.FITS_NOT_STATED and not shut.suggestions and not shut.flagged
+
+
+@needs_model
+def test_a_paper_fitting_worse_than_nearly_any_is_the_wrong_one_with_nothing_meant_instead(tmp_path: Path) -> None:
+    """Below the calibrated floor of the fit the cited paper is the wrong one even where no other paper of the
+    library is clearly meant (the right one known by its title only, or missing); at the floor it is not."""
+    shut = replace(shipped(), clearly_stated=1.01, clearly_fits=1.01, unrelated_below=0.0)
+    kept = checked(tmp_path, MISCITED, shut)
+    assert kept.verdict is Verdict.FITS_NOT_STATED and kept.fit is not None
+    at_floor = checked(tmp_path, MISCITED, replace(shut, unrelated_below=kept.fit))
+    assert at_floor.verdict is Verdict.FITS_NOT_STATED and not at_floor.flagged
+    below = checked(tmp_path, MISCITED, replace(shut, unrelated_below=kept.fit + 1e-6))
+    assert (below.verdict, below.flagged, below.suggestions) == (Verdict.WRONG_PAPER, True, [])
+    assert below.reason.endswith(UNRELATED) and "fit the sentence better" in below.reason
 
 
 @needs_model
@@ -95,7 +113,7 @@ def test_a_sentence_naming_the_cited_papers_author_is_never_the_wrong_paper(tmp_
     """An eponymous citation ("Bell's theorem", "Yuan's scheduler") names the work it cites, however little
     its abstract fits the rest of the sentence."""
     named = MISCITED.replace("Drinking coffee", "As in Yuan's study, drinking coffee")
-    check = checked(tmp_path, named, replace(shipped(), clearly_stated=0.0, clearly_fits=0.0))
+    check = checked(tmp_path, named, replace(shipped(), **WIDE_OPEN))
     assert check.verdict is not Verdict.WRONG_PAPER and not check.flagged
 
 
@@ -104,7 +122,7 @@ def test_a_textbook_is_never_the_wrong_paper(tmp_path: Path) -> None:
     """A generic citation: a textbook cited for its field, whose description states nothing specific (the same
     sentence citing the same text as an article is the wrong paper: test_the_wrong_paper_only_where...)."""
     book = BIB.replace("@article{yuan2022", "@book{yuan2022")
-    check = checked(tmp_path, MISCITED, replace(shipped(), clearly_stated=0.0, clearly_fits=0.0), book)
+    check = checked(tmp_path, MISCITED, replace(shipped(), **WIDE_OPEN), book)
     assert check.verdict is not Verdict.WRONG_PAPER and not check.flagged
 
 
@@ -112,7 +130,7 @@ def test_a_textbook_is_never_the_wrong_paper(tmp_path: Path) -> None:
 def test_a_sentence_leading_into_an_equation_is_never_the_wrong_paper(tmp_path: Path) -> None:
     """What it is about is the equation that follows it."""
     lead_in = MISCITED.replace("reduces sleep quality", "changes sleep quality as follows:").replace(".", "")
-    check = checked(tmp_path, lead_in, replace(shipped(), clearly_stated=0.0, clearly_fits=0.0))
+    check = checked(tmp_path, lead_in, replace(shipped(), **WIDE_OPEN))
     assert check.verdict is not Verdict.WRONG_PAPER and not check.flagged
 
 
@@ -170,3 +188,27 @@ def test_a_key_whose_abstract_bears_nothing_on_the_sentence_is_not_shielded_by_i
         verdicts[key] = [(c.cite.key, c.verdict) for c in report.checks]
     assert verdicts["dyson_s_1949"][0] == ("dyson_s_1949", Verdict.WRONG_PAPER)
     assert all(verdict is not Verdict.WRONG_PAPER for _, verdict in verdicts["tsubota_vortex_2002"])
+
+
+def _would_be_wrong(key: str, fit: float) -> CitationCheck:
+    return CitationCheck(Cite(key, "paper.tex", 1, 1), "A sentence.", Verdict.WRONG_PAPER, "fits poorly", fit=fit)
+
+
+@pytest.mark.parametrize(
+    ("fits", "still_wrong"),
+    [
+        ((0.01, 0.2), ["k0"]),  # one key fits far worse than its neighbour: the key typed wrong
+        ((0.2, 0.01, 0.3), ["k1"]),  # ...wherever it stands in the sentence
+        ((0.05, 0.2), []),  # a quarter of the next: the sentence fits none of its papers
+        ((0.01, 0.04, 0.3), []),  # two far below the rest: no one key stands out
+        ((0.01,), ["k0"]),  # alone: untouched
+    ],
+)
+def test_a_sentence_has_at_most_one_wrong_key_the_one_fitting_far_worse(
+    fits: tuple[float, ...], still_wrong: list[str]
+) -> None:
+    checks = [_would_be_wrong(f"k{i}", fit) for i, fit in enumerate(fits)]
+    one_wrong_key_at_most(checks)
+    assert [c.cite.key for c in checks if c.verdict is Verdict.WRONG_PAPER] == still_wrong
+    notes = [c for c in checks if c.verdict is not Verdict.WRONG_PAPER]
+    assert all(c.reason == NONE_FIT and not c.suggestions and not c.flagged for c in notes)

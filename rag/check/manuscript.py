@@ -37,7 +37,6 @@ from rag.check.sentences import Support
 from rag.check.support_model import load_support_model
 from rag.check.verdicts import (
     NO_SENTENCE,
-    NONE_FIT,
     NOT_IN_LIBRARY,
     NOT_STATED,
     OTHER_LANGUAGE,
@@ -46,15 +45,17 @@ from rag.check.verdicts import (
     STATES_OPPOSITE,
     TITLE_ONLY,
     UNREADABLE_ENTRY,
+    UNRELATED,
     CitationCheck,
     Suggestion,
     Verdict,
     judged_reversal,
 )
+from rag.check.wrong_key import as_note, misfit, one_wrong_key_at_most, shielded
 from rag.llm.types import ChatModel, Usage
 from rag.manuscripts.citing import Cite, CitingSentence, Context
 from rag.records import Paper, ProgressFn
-from rag.text import plural, reads_as_english
+from rag.text import reads_as_english
 
 MAX_SUGGESTIONS = 3
 # Papers of the library (closest to the sentence first) weighed as better fits for a flagged citation.
@@ -148,9 +149,9 @@ class ManuscriptChecker:
             check = self._citation(place, cite, paper, together, stated_without)
             check.context = sentence.context
             if sentence.context in LENIENT and check.verdict in (Verdict.WRONG_PAPER, Verdict.CONTRADICTS):
-                _as_note(check, f"in a {sentence.context.value}: not read as a sentence ({check.reason})")
+                as_note(check, f"in a {sentence.context.value}: not read as a sentence ({check.reason})")
             checks.append(check)
-        _one_wrong_key_at_most(checks)
+        one_wrong_key_at_most(checks)
         return checks
 
     def _citation(
@@ -199,14 +200,23 @@ class ManuscriptChecker:
                 check.verdict, check.reason = Verdict.FITS_STATED, STATED_TOGETHER
         # The wrong paper only where another paper is clearly meant: a tool, a survey or a "see [x]" that fits
         # the sentence poorly is how citations are written, not a mistake.
-        wrong = wrong and not _shielded(check, stated_without)
+        wrong = wrong and not shielded(check, stated_without)
         meant = self._clearly_meant(place, paper, fit or 0.0) if wrong else []
         by_name = self._named_instead(place, paper) if wrong and not meant else []
         if meant or by_name:
             check.verdict = Verdict.WRONG_PAPER
             check.suggestions = (meant or by_name)[: self.max_suggestions]
-            check.reason = _misfit(paper, self.library, place.index) if meant else names_another(by_name[0].paper)
+            check.reason = misfit(paper, self.library, place.index) if meant else names_another(by_name[0].paper)
+        elif wrong and self._unrelated(fit):
+            check.verdict = Verdict.WRONG_PAPER
+            check.reason = f"{misfit(paper, self.library, place.index)}; {UNRELATED}"
         return check
+
+    def _unrelated(self, fit: float | None) -> bool:
+        """Whether the cited paper fits its sentence so poorly that it is the wrong one, with no other paper
+        clearly meant (FitModel.unrelated_below)."""
+        model = self._fit_model()
+        return model is not None and fit is not None and fit < model.unrelated_below
 
     def _fit(self, place: _Place, paper: Paper) -> tuple[float | None, float | None, bool]:
         """How well ``paper`` fits its sentence against the library, the wrong-paper threshold, and whether the
@@ -356,36 +366,6 @@ class ManuscriptChecker:
         return self.fit_model if self.fit_model is not None else load_fit_model()
 
 
-def _shielded(check: CitationCheck, stated_without: Callable[[Paper], bool]) -> bool:
-    """Whether the citation's paper is read as stating the sentence, so that it is never the wrong paper. Stated
-    together shields it only where the sentence needs it: a key that fits the sentence poorly beside papers that
-    state it without it is a wrong key among right ones (six real theses, one round of planted swaps: 121 -> 152
-    of 244 caught; real citations flagged 48 -> 52 of 1,253); and only where its own abstract bears on the
-    sentence: one the check finds no evidence in adds nothing to the others' reading (156 -> 161 of 252 caught;
-    real citations flagged 56 -> 57 of 2,047)."""
-    if check.verdict is not Verdict.FITS_STATED:
-        return False
-    if check.reason != STATED_TOGETHER:
-        return True
-    assert check.paper is not None  # stated: read against a paper of the library
-    return check.label is not Support.UNSUPPORTED and not stated_without(check.paper)
-
-
-def _one_wrong_key_at_most(checks: Sequence[CitationCheck]) -> None:
-    """None of a sentence's citations called the wrong paper when two or more would be: the sentence is what fits
-    none of its papers (NONE_FIT). On six real theses 19 of the 53 real citations flagged were such sentences
-    (2 to 4 of one sentence's papers), and a wrong key planted is one key of its sentence."""
-    wrong = [check for check in checks if check.verdict is Verdict.WRONG_PAPER]
-    if len(wrong) >= 2:
-        for check in wrong:
-            _as_note(check, NONE_FIT)
-
-
-def _as_note(check: CitationCheck, reason: str) -> None:
-    """``check`` turned from a problem into a note (not stated in the abstract), saying why, suggesting nothing."""
-    check.verdict, check.reason, check.suggestions = Verdict.FITS_NOT_STATED, reason, []
-
-
 def _stated(pairing: _Pairing) -> float:
     """How surely the paper's abstract states the sentence: the judge's reading, or (without the judge) whether
     the fitted check gives it the top label."""
@@ -399,13 +379,3 @@ def _suggested(paper: Paper, pairing: _Pairing | None, fits: float) -> Suggestio
     if pairing is None:
         return Suggestion(paper, Support.CANNOT_CHECK, round(fits, 4), "")
     return Suggestion(paper, pairing.label, round(fits, 4), pairing.score.sentence, round(_stated(pairing), 4))
-
-
-def _misfit(paper: Paper, library: LibraryView, index: int) -> str:
-    """Why the paper looks like the wrong one: where it ranks for the sentence among the library's papers."""
-    scores = library.scores
-    if scores is None or paper.id not in library.column:
-        return "it does not fit the sentence"  # never reached: the fit needs the scores
-    row = scores.similarity[index] if scores.has_vectors else scores.lexical[index]
-    rank = int((row > row[library.column[paper.id]]).sum()) + 1
-    return f"{plural(rank - 1, 'other paper')} of the library fit the sentence better (rank {rank} of {len(row)})"

@@ -1,4 +1,5 @@
-"""TODO"""
+"""Numbered citation markers in generated text: "[3]", "[1, 2]", "[1-3]", read back to the sources they
+number."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ MAX_RANGE = 20
 
 
 def expand(group: str) -> list[int]:
+    """The numbers a marker's inside names: "1, 3-5" -> [1, 3, 4, 5]; a range longer than MAX_RANGE is read as
+    its two ends (a typo, not twenty sources)."""
     numbers: list[int] = []
     for part in re.split(r"[,;]", group):
         bounds = [int(x) for x in re.split(r"[-–]", part) if x.strip()]

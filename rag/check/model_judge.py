@@ -1,4 +1,5 @@
-"""TODO"""
+"""A language model as the check's judge (`--verify llm`): its one-word verdict on a claim against the papers
+it cites, where the offline judge would read the pair itself."""
 
 from __future__ import annotations
 

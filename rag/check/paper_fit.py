@@ -237,6 +237,10 @@ class FitModel:
     # The judge's P(the abstract says otherwise) from which a manuscript's citation is called contradicted
     # (above 1: never, before it is calibrated).
     contradicted_at: float = 2.0
+    # A paper fitting its sentence below this is the wrong one even where no other paper is clearly meant: the
+    # sentence says enough to judge by, and nearly every paper of the library fits it better (the right one
+    # may be known by its title alone, or not in the library). 0: never, before it is calibrated.
+    unrelated_below: float = 0.0
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> FitModel:
@@ -248,6 +252,7 @@ class FitModel:
             float(data.get("clearly", {}).get("stated", 0.0)),
             float(data.get("clearly", {}).get("fits", 0.0)),
             float(data.get("contradicted_at", 2.0)),
+            float(data.get("unrelated_below", 0.0)),
         )
 
     def probability(self, values: dict[str, float]) -> float:

@@ -31,6 +31,8 @@ SAYS_OTHERWISE = "the abstract says otherwise"
 # Two or more papers of one sentence that all fit it poorly: the sentence says more, or other, than its sources'
 # abstracts (a field's background, a lab's own step), not a mistyped key: a key typed wrong is one key.
 NONE_FIT = "fits the sentence poorly, as do the other papers it cites: not stated in their abstracts"
+# The cited paper fits its sentence worse than nearly any paper of the library, and none is clearly meant instead.
+UNRELATED = "no paper of the library states it either: the right one may be known by its title only, or missing"
 
 
 class Verdict(StrEnum):
