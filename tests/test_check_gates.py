@@ -13,7 +13,17 @@ from test_check import BIB
 
 from rag.check.manuscript import ManuscriptChecker
 from rag.check.paper_fit import FitModel, generic_citation, load_fit_model
-from rag.check.verdicts import NONE_FIT, UNREADABLE_ENTRY, UNRELATED, CitationCheck, Verdict
+from rag.check.scoring import SourceScore
+from rag.check.sentences import Support
+from rag.check.verdicts import (
+    NONE_FIT,
+    SAYS_OTHERWISE,
+    UNREADABLE_ENTRY,
+    UNRELATED,
+    CitationCheck,
+    Verdict,
+    judged_reversal,
+)
 from rag.check.wrong_key import one_wrong_key_at_most
 from rag.config import load_settings
 from rag.manuscripts import read_latex
@@ -140,6 +150,10 @@ def test_a_sentence_leading_into_an_equation_is_never_the_wrong_paper(tmp_path: 
         ("For a full list of regions and their coordinates, see.", True),  # "see [x]" with the key taken out
         ("Cortical thickness declines with age (see for a review).", True),
         ("The probability of a trajectory of length T is then:", True),  # leads into an equation
+        ("The KL-divergence is defined as", True),  # ...its equation taken out
+        ("The Gaussian NLL loss is defined by (negative log likelihood)", True),
+        ("The probability of transition was computed as follows.", True),
+        ("The loss is defined by the squared error and falls during training.", False),
         ("Protein expression and purification were performed as described previously.", True),
         ("Polysome-seq was performed as previously described.", True),
         ("In our implementation, we use the parameters a = 3/2 and b = 1/2, as proposed by.", True),  # its source
@@ -212,3 +226,12 @@ def test_a_sentence_has_at_most_one_wrong_key_the_one_fitting_far_worse(
     assert [c.cite.key for c in checks if c.verdict is Verdict.WRONG_PAPER] == still_wrong
     notes = [c for c in checks if c.verdict is not Verdict.WRONG_PAPER]
     assert all(c.reason == NONE_FIT and not c.suggestions and not c.flagged for c in notes)
+
+
+def test_a_sentence_leading_into_an_equation_is_never_read_as_said_otherwise() -> None:
+    """With its equation taken out, "The loss is defined as" states nothing yet: the judge's "otherwise" for it
+    is about what is missing (a real thesis's "The Gaussian NLL loss is defined by" was flagged so)."""
+    model = replace(shipped(), contradicted_at=0.5)
+    sure = SourceScore(0.1, Support.UNSUPPORTED, 0, "An abstract sentence.", stated=0.0, contradicted=0.99)
+    assert judged_reversal("The loss falls during training.", sure, model) == SAYS_OTHERWISE
+    assert judged_reversal("The Gaussian NLL loss is defined by (negative log likelihood)", sure, model) == ""

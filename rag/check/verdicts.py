@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from rag.check.paper_fit import leads_in
 from rag.check.rules.polarity import denies, first_person
 from rag.check.sentences import Support
 from rag.manuscripts.citing import Cite, Context
@@ -151,6 +152,8 @@ def judged_reversal(text: str, score: SourceScore, model: FitModel | None) -> st
     if score.opposite:
         return STATES_OPPOSITE
     if model is None or score.contradicted is None or score.contradicted < model.contradicted_at:
+        return ""
+    if leads_in(text):  # "The loss is defined by": nothing stated yet for the abstract to say otherwise of
         return ""
     if denies(text) and first_person(text):
         return ""
