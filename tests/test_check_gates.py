@@ -12,7 +12,7 @@ from conftest import needs_model
 from test_check import BIB
 
 from rag.check.manuscript import ManuscriptChecker
-from rag.check.paper_fit import FitModel, generic_citation, load_fit_model
+from rag.check.paper_fit import FitModel, generic_citation, generic_sentence, load_fit_model
 from rag.check.scoring import SourceScore
 from rag.check.sentences import Support
 from rag.check.verdicts import (
@@ -128,12 +128,17 @@ def test_a_sentence_naming_the_cited_papers_author_is_never_the_wrong_paper(tmp_
 
 
 @needs_model
-def test_a_textbook_is_never_the_wrong_paper(tmp_path: Path) -> None:
+def test_a_textbook_is_the_wrong_paper_only_below_the_floor(tmp_path: Path) -> None:
     """A generic citation: a textbook cited for its field, whose description states nothing specific (the same
     sentence citing the same text as an article is the wrong paper: test_the_wrong_paper_only_where...)."""
     book = BIB.replace("@article{yuan2022", "@book{yuan2022")
-    check = checked(tmp_path, MISCITED, replace(shipped(), **WIDE_OPEN), book)
+    opened = replace(shipped(), **(WIDE_OPEN | {"unrelated_below": 0.0}))
+    check = checked(tmp_path, MISCITED, opened, book)
     assert check.verdict is not Verdict.WRONG_PAPER and not check.flagged
+    assert check.fit is not None
+    # ...unless it fits the sentence worse than nearly any paper: a textbook on another field altogether.
+    below = checked(tmp_path, MISCITED, replace(opened, unrelated_below=check.fit + 1e-6), book)
+    assert below.verdict is Verdict.WRONG_PAPER and below.reason.endswith(UNRELATED)
 
 
 @needs_model
@@ -170,6 +175,7 @@ def test_a_sentence_leading_into_an_equation_is_never_the_wrong_paper(tmp_path: 
 )
 def test_generic_citations_are_told_by_their_sentence(sentence: str, generic: bool) -> None:
     assert generic_citation(sentence, Paper(id="p", text="An abstract.")) is generic
+    assert generic_sentence(sentence) is generic
     assert generic_citation("Caffeine reduces sleep.", Paper(id="b", text="A blurb.", item_type="book"))
 
 

@@ -27,8 +27,9 @@ from rag.check.paper_fit import (
     FitModel,
     Pair,
     features,
-    generic_citation,
+    generic_sentence,
     load_fit_model,
+    textbook,
 )
 from rag.check.policy import MANUSCRIPT, conflict_of
 from rag.check.reading import CitedText, describe, read_against
@@ -178,8 +179,8 @@ class ManuscriptChecker:
         # ("Bell's theorem") is the one meant: neither is ever called the wrong one; nor is a generic citation.
         # Nor can one whose abstract is in another language be judged (Born 1926 in German, cited in English).
         foreign = not paper.no_abstract and not reads_as_english(paper.text) and reads_as_english(text)
-        wrong = fit is not None and threshold is not None and fit < threshold and not paper.no_abstract and not named
-        wrong = wrong and not foreign and not generic_citation(text, paper)
+        poor = fit is not None and threshold is not None and fit < threshold and not paper.no_abstract and not named
+        poor = poor and not foreign and not generic_sentence(text)
         if paper.no_abstract or foreign:
             reason = TITLE_ONLY if paper.no_abstract else OTHER_LANGUAGE
             check = CitationCheck(cite, shown, Verdict.CANNOT_CHECK, reason, paper=paper, fit=fit)
@@ -199,15 +200,17 @@ class ManuscriptChecker:
             elif (read := together()) is not None and read.is_top:
                 check.verdict, check.reason = Verdict.FITS_STATED, STATED_TOGETHER
         # The wrong paper only where another paper is clearly meant: a tool, a survey or a "see [x]" that fits
-        # the sentence poorly is how citations are written, not a mistake.
-        wrong = wrong and not shielded(check, stated_without)
+        # the sentence poorly is how citations are written, not a mistake. A textbook is cited for its field,
+        # unless it fits the sentence worse than nearly any paper ("Radar Meteorology" for backpropagation).
+        poor = poor and not shielded(check, stated_without)
+        wrong = poor and not textbook(paper)
         meant = self._clearly_meant(place, paper, fit or 0.0) if wrong else []
         by_name = self._named_instead(place, paper) if wrong and not meant else []
         if meant or by_name:
             check.verdict = Verdict.WRONG_PAPER
             check.suggestions = (meant or by_name)[: self.max_suggestions]
             check.reason = misfit(paper, self.library, place.index) if meant else names_another(by_name[0].paper)
-        elif wrong and self._unrelated(fit):
+        elif poor and self._unrelated(fit):
             check.verdict = Verdict.WRONG_PAPER
             check.reason = f"{misfit(paper, self.library, place.index)}; {UNRELATED}"
         return check
