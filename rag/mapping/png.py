@@ -43,6 +43,13 @@ NOTE_SIZE = 7.5
 # How much room adjustText leaves around each label, and how far (pixels per step) it moves one.
 LABEL_EXPAND = (1.05, 1.25)
 LABEL_MAX_MOVE = 10
+# adjustText stops after a set number of steps, never by the clock: its default stops after one second, so on a
+# map whose labels cannot all be set apart (the seed library placed by its words never settles) where they ended,
+# and whether two still touched, hung on the machine's speed and load (a test failed one run in four). Each step
+# weighs every pair of labels, so the steps fall with their square: 197 for the seed map's 39 labels (0.64 s on a
+# 2-core machine), 13 for LABEL_ALL_MAX (about 2 s when crowded; the one second used to allow 6).
+LABEL_PAIR_STEPS = 300_000
+LABEL_STEPS_MIN, LABEL_STEPS_MAX = 5, 500
 # Keep points off the frame: a share of the points' extent (at least MIN_SPAN, for one paper alone).
 MARGIN = 0.03
 MIN_SPAN = 0.5
@@ -138,6 +145,11 @@ def _mark(
     )
 
 
+def label_steps(labels: int) -> int:
+    """How many steps adjustText takes at most to set ``labels`` labels apart (LABEL_PAIR_STEPS)."""
+    return min(LABEL_STEPS_MAX, max(LABEL_STEPS_MIN, LABEL_PAIR_STEPS // max(labels, 1) ** 2))
+
+
 def _draw_labels(axes: Axes, library_map: LibraryMap) -> None:
     """Citekeys beside their points, moved apart until none covers another (adjustText); above LABEL_ALL_MAX
     papers, then the theme names, each on a paper of its theme where it covers no label."""
@@ -156,7 +168,7 @@ def _draw_labels(axes: Axes, library_map: LibraryMap) -> None:
         for point in library_map.labelled()
     ]
     if labels:
-        adjust_text(labels, ax=axes, expand=LABEL_EXPAND, max_move=LABEL_MAX_MOVE)
+        adjust_text(labels, ax=axes, expand=LABEL_EXPAND, max_move=LABEL_MAX_MOVE, iter_lim=label_steps(len(labels)))
     renderer = axes.figure.canvas.get_renderer()  # type: ignore[attr-defined]
     marked = [(label, point) for label, point in zip(labels, library_map.labelled(), strict=True) if point.marked]
     taken = [label.get_window_extent(renderer) for label in labels if not any(label is m for m, _ in marked)]
