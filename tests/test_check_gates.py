@@ -11,8 +11,9 @@ import pytest
 from conftest import needs_model
 from test_check import BIB
 
+from rag.check.citing_forms import generic_sentence
 from rag.check.manuscript import ManuscriptChecker
-from rag.check.paper_fit import FitModel, generic_citation, generic_sentence, load_fit_model
+from rag.check.paper_fit import FitModel, load_fit_model, textbook
 from rag.check.scoring import SourceScore
 from rag.check.sentences import Support
 from rag.check.verdicts import (
@@ -174,9 +175,9 @@ def test_a_sentence_leading_into_an_equation_is_never_the_wrong_paper(tmp_path: 
     ],
 )
 def test_generic_citations_are_told_by_their_sentence(sentence: str, generic: bool) -> None:
-    assert generic_citation(sentence, Paper(id="p", text="An abstract.")) is generic
     assert generic_sentence(sentence) is generic
-    assert generic_citation("Caffeine reduces sleep.", Paper(id="b", text="A blurb.", item_type="book"))
+    assert textbook(Paper(id="b", text="A blurb.", item_type="book"))
+    assert not textbook(Paper(id="p", text="An abstract."))
 
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real" / "manuscripts"

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
 
+from rag.check.citing_forms import generic_sentence
 from rag.check.full_text import with_full_text
 from rag.check.library_view import LibraryView
 from rag.check.model_judge import judge_with_model
@@ -27,7 +28,6 @@ from rag.check.paper_fit import (
     FitModel,
     Pair,
     features,
-    generic_sentence,
     load_fit_model,
     textbook,
 )

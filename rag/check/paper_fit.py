@@ -278,56 +278,8 @@ def load_fit_model(path: Path = MODEL_FILE) -> FitModel | None:
 # Kinds of work a sentence cites for a whole field rather than for one finding: a textbook's description states
 # nothing a sentence draws from it.
 GENERIC_KINDS = frozenset({"book"})
-# A sentence that leads into an equation or a list says what it is about only in what follows, and "see [x]"
-# sends the reader to a source for more, whatever it is about. (A sentence whose subject points back, "It may
-# not ...", is left to the fit: not judging those cost 4 points of planted swaps caught for 0.35 of real
-# citations flagged on the six theses.)
-# With its equation taken out, "... is defined as" leads in as a colon does (a spelt-out abbreviation may follow).
-_LEADS_IN = re.compile(
-    r"(?::|\b(?:defined|given|written|expressed|computed|calculated|obtained|approximated|formulated) (?:by|as)"
-    r"|\bas follows)(?:\s*\([^()]*\))?\s*[.,;]?\s*$",
-    re.IGNORECASE,
-)
-_SEE = re.compile(r"\b(?:see|cf)\b\.?(?:\s+also)?(?=\s*(?:[.;)\]]|for\b|$))", re.IGNORECASE)
-# A method done "as previously described [x]" cites where the method is written up: the sentence states nothing
-# of it (2 of 27 flags read on a bookdown thesis).
-_DESCRIBED = re.compile(
-    r"\bas (?:previously |earlier |already )?described(?: (?:previously|before|earlier|elsewhere|in detail))?\b",
-    re.IGNORECASE,
-)
-
-
-# A detail taken from a source, "(the parameters ...) as proposed by [x]", "Following [x], we ...", and a pointer
-# to surveys "for the interested reader" name where the detail or the overview is, not what the abstract
-# states; a plan, "Future work will ...", states nothing a source could. (Of 15 flags read by hand on two
-# theses, none a wrong citation, 4 were these.)
-_BORROWED = re.compile(
-    r"\bas (?:originally |first )?(?:proposed|suggested|introduced|defined|recommended|implemented|adopted|done)"
-    r" (?:by|in)\b|^(?:following|as in)\s*,|\binterested reader|\bfor (?:a|an) (?:\w+ )?(?:review|survey|overview)\b"
-    r"|^(?:in the future|future (?:work|works|activities|research|directions?|studies))\b",
-    re.IGNORECASE,
-)
-
-
-def leads_in(sentence: str) -> bool:
-    """Whether the sentence leads into an equation or a list ("The KL-divergence is defined as"): what it says is
-    in what follows, which the check does not read."""
-    return bool(_LEADS_IN.search(sentence))
-
-
-def generic_citation(sentence: str, paper: Paper) -> bool:
-    """Whether a poor fit of ``paper`` to ``sentence`` says nothing of the citation being wrong: a textbook
-    (``textbook``), or a sentence citing the way ``generic_sentence`` tells. Of 35 wrong-paper flags read by hand
-    on four theses (none a wrong citation), 5 were these."""
-    return textbook(paper) or generic_sentence(sentence)
 
 
 def textbook(paper: Paper) -> bool:
     """A work cited for its whole field (GENERIC_KINDS), whose description states nothing a sentence draws from it."""
     return (paper.item_type or "") in GENERIC_KINDS
-
-
-def generic_sentence(sentence: str) -> bool:
-    """A sentence leading into an equation ("... the probability of a trajectory τ as:"), "see [x]", a method done
-    "as previously described", a detail borrowed or a plan: it says nothing a poor fit could be judged by."""
-    return any(pattern.search(sentence) for pattern in (_LEADS_IN, _SEE, _DESCRIBED, _BORROWED))

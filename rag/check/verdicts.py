@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from rag.check.paper_fit import leads_in
+from rag.check.citing_forms import leads_in
 from rag.check.rules.polarity import denies, first_person
 from rag.check.sentences import Support
 from rag.manuscripts.citing import Cite, Context
