@@ -3,11 +3,19 @@
 
 from __future__ import annotations
 
-from conftest import MODEL_DIR, needs_model
+from pathlib import Path
 
+import pytest
+from conftest import MODEL_DIR, REPO, needs_model
+
+import rag
+from rag.check.sentences import AnswerMode
 from rag.embed import OnnxMiniLM, model_files_dir
 from rag.records import Hit, Paper
-from rag.writing.extractive import misses_key_concepts
+from rag.services import table as table_service
+from rag.services.requests import SearchRequest
+from rag.writing.extractive import extractive_answer, misses_key_concepts
+from rag.writing.table import evidence_table
 
 BACKSTEPPING = Paper(
     id="p1",
@@ -84,3 +92,45 @@ def test_papers_holding_half_each_do_not_answer_a_question_on_both() -> None:
     assert misses_key_concepts(question, hits(attorneys, boards))
     both = Paper(id="x", title="Race and medical board discipline", text="Medical boards disciplined Black physicians.")
     assert not misses_key_concepts(question, hits(attorneys, boards, both))
+
+
+def test_the_librarys_field_is_not_a_key_term() -> None:
+    """A library on Petri nets: "Petri" says nothing of whether a paper answers a question on the coagulation
+    cascade, so a paper on a signalling cascade holds one of its three key terms, not two of four."""
+    cascade = Paper(id="s", title="A Petri net of MAPK signalling", text="We model the MAPK cascade with a Petri net.")
+    question = "How has the blood coagulation cascade been modelled with Petri nets, and where do anticoagulants act?"
+    assert not misses_key_concepts(question, hits(cascade))
+    assert misses_key_concepts(question, hits(cascade), field=frozenset({"petri"}))
+    refused = extractive_answer(question, hits(cascade), None, 0.0, field=frozenset({"petri"}))
+    assert refused.mode is AnswerMode.INSUFFICIENT
+    assert evidence_table(question, hits(cascade), None, 0.0, field=frozenset({"petri"})).rows == []
+
+
+PETRI_NETS = REPO.parent / "shared" / "real" / "exports" / "NLeSC__litstudy" / "tests" / "resources" / "scopus.csv"
+
+
+@pytest.mark.skipif(not PETRI_NETS.is_file(), reason="../shared/real (a Scopus export on Petri nets) is not here")
+def test_ask_and_table_leave_the_librarys_field_out_of_the_key_terms() -> None:
+    """A real library on Petri nets in systems biology (87% of its papers say "Petri"): a question on the
+    coagulation cascade, which none models, is refused; it was answered from two papers on other cascades,
+    which held "Petri" and "cascade"."""
+    rag.ingest([PETRI_NETS])
+    library = rag.open()
+    near_topic = "How has the blood coagulation cascade been modelled with Petri nets, and where do anticoagulants act?"
+    with library.ctx.reader() as session:
+        field = session.field_words(near_topic)
+    assert "petri" in field and not field & {"coagul", "cascad", "anticoagul"}
+    assert rag.ask(near_topic).mode is AnswerMode.INSUFFICIENT
+    assert table_service.table(library.ctx, SearchRequest(near_topic, None)).rows == []
+    answered = rag.ask("How are hybrid Petri nets used to model the lambda phage genetic switch?")
+    assert answered.mode is AnswerMode.EXTRACTIVE
+
+
+def test_a_small_library_has_no_field_words(tmp_path: Path) -> None:
+    """In a handful of papers, half of them share most words of any one: none is the library's field."""
+    notes = [tmp_path / f"note{n}.md" for n in range(3)]
+    for n, note in enumerate(notes):
+        note.write_text(f"# A Petri net model of pathway {n}\n\nWe model glycolysis in yeast with a Petri net.\n")
+    rag.ingest(notes)
+    with rag.open().ctx.reader() as session:
+        assert session.field_words("Which Petri nets model glycolysis?") == frozenset()

@@ -44,6 +44,8 @@ def test_saved_index_matches_a_fresh_one(tmp_path: Path) -> None:
     assert loaded._bm25 is not built._bm25
     for query in ("heterogeneous gpu", "sparse expert memory", "nothing-matches"):
         assert np.allclose(loaded.scores(query), LexicalIndex.build(texts).scores(query))
+    holding = [i for i, text in enumerate(texts) if "sparse" in text.split()]
+    assert sorted(loaded.holding("spars")) == holding == sorted(built.holding("spars"))
 
 
 def test_changed_library_rebuilds(tmp_path: Path) -> None:
@@ -78,6 +80,14 @@ def test_small_libraries_are_not_saved(tmp_path: Path) -> None:
     keys, texts = _corpus(10)
     load_or_build(tmp_path / "small", keys, lambda: texts)
     assert not (tmp_path / "small").exists()
+
+
+def test_the_documents_holding_a_word() -> None:
+    index = LexicalIndex.build(["Petri nets of a signalling cascade", "A stochastic Petri net", "Gene networks"])
+    assert sorted(index.holding("petri")) == [0, 1]
+    assert sorted(index.holding("network")) == [2]  # words as tokenize makes them: "nets" is "net"
+    assert len(index.holding("zebra")) == 0
+    assert len(LexicalIndex.build([]).holding("petri")) == 0
 
 
 def test_empty_and_unknown_queries_score_zero() -> None:

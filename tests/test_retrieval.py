@@ -144,3 +144,22 @@ def test_off_topic_questions_are_refused_and_labelled_ones_answered(seeded: Path
     modes = {q: writing_service.ask(ctx, SearchRequest(q, 5)).mode for q in [*on_topic, *filter(None, off_topic)]}
     assert [q for q in on_topic if modes[q] is AnswerMode.INSUFFICIENT] == []
     assert [q for q in off_topic if q and modes[q] is not AnswerMode.INSUFFICIENT] == []
+
+
+def test_a_words_share_of_papers_counts_their_titles_and_abstracts_not_passages() -> None:
+    """The library's field (rag.index.session.field_words) is what its papers are about, not words their full
+    texts happen to hold: a paper whose passages alone say "Lyapunov" does not hold it."""
+    from rag.index.hybrid import HybridRetriever, LocalUnits
+    from rag.records import Paper, Passage
+
+    full_text = Paper(
+        id="f",
+        title="Backstepping for networks",
+        text="A backstepping design for networks.",
+        passages=[Passage(1, "A Lyapunov function certifies it."), Passage(2, "Lyapunov again.")],
+    )
+    others = [Paper(id=f"p{n}", title=f"Backstepping {n}", text="A Lyapunov design.") for n in range(3)]
+    retriever = HybridRetriever(LocalUnits.of([full_text, *others]), None, 0.4, 100)
+    assert retriever.paper_share("lyapunov") == 0.75
+    assert retriever.paper_share("backstep") == 1.0
+    assert retriever.paper_share("zebra") == 0.0

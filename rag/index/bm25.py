@@ -48,6 +48,15 @@ class LexicalIndex:
         bm25.index(corpus, show_progress=False)
         return cls(bm25, len(texts))
 
+    def holding(self, term: str) -> npt.NDArray[np.intp]:
+        """The documents (index positions) whose words include ``term``, a word as ``tokenize`` makes it."""
+        column = self._bm25.vocab_dict.get(term) if self.size else None
+        if column is None:
+            return np.zeros(0, dtype=np.intp)
+        # bm25s keeps a column of scores per word: its rows are exactly the documents holding the word
+        start, end = self._bm25.scores["indptr"][column : column + 2]
+        return np.asarray(self._bm25.scores["indices"][start:end], dtype=np.intp)
+
     def scores(self, query: str) -> npt.NDArray[np.float32]:
         """BM25 score of every document, in index order (zeros when no term is known)."""
         if self.size == 0:

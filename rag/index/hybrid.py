@@ -115,6 +115,7 @@ class HybridRetriever:
         self.position = {unit_id: i for i, unit_id in enumerate(ids)}
         self.owner = _owners(ids)
         self.paper_count = int(self.owner.max(initial=-1)) + 1
+        self._paper_units: npt.NDArray[np.bool_] | None = None
         if lexical is None:
             if not isinstance(units, LocalUnits):
                 raise TypeError("a unit source that fetches lazily needs its lexical index")
@@ -123,6 +124,15 @@ class HybridRetriever:
         self.dense = dense
         self.dense_weight = dense_weight
         self.depth = depth
+
+    def paper_share(self, term: str) -> float:
+        """The share of the papers whose own unit (title and abstract, not a passage) holds ``term`` (a word as
+        rag.text.tokenize makes it)."""
+        if self.paper_count == 0:
+            return 0.0
+        if self._paper_units is None:
+            self._paper_units = np.array([split_unit_id(i)[0] == i for i in self.units.ids], dtype=bool)
+        return float(self._paper_units[self.lexical.holding(term)].sum()) / self.paper_count
 
     @property
     def has_dense(self) -> bool:

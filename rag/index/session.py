@@ -22,11 +22,19 @@ from rag.index.chroma import VectorStore
 from rag.index.hybrid import Filters, HybridRetriever, LocalUnits, UnitSource
 from rag.index.units import all_units, passage_id, unit_count
 from rag.records import Hit, Notify, Paper, ProgressFn, SeedList, silent
+from rag.text import tokenize
 
 T = TypeVar("T")
 
 # Papers embedded and stored per step while indexing: Ctrl-C or a kill loses at most this many vectors.
 SYNC_CHUNK = 64
+# A word that more than this share of a library's papers hold (title and abstract) names the library's field, not
+# a subject a question asks about beside it: "Petri" in "How has the blood coagulation cascade been modelled with
+# Petri nets?" asked of a library on Petri nets in systems biology (87% of its papers) says nothing of whether a
+# paper answers it (rag.writing.extractive's key terms leave such words out).
+FIELD_SHARE = 0.5
+# ...in a library of at least this many papers: in a handful, half of them share most words of any one.
+FIELD_MIN_PAPERS = 10
 
 
 class SearchSpec(Protocol):
@@ -119,6 +127,14 @@ class LibrarySession:
                 units, dense, self.settings.dense_weight, self.settings.fusion_depth, lexical
             )
         return self._retriever
+
+    def field_words(self, text: str) -> frozenset[str]:
+        """The words of ``text`` (as rag.text.tokenize makes them) that name the library's field: held by more
+        than FIELD_SHARE of its papers."""
+        retriever = self.retriever()
+        if retriever.paper_count < FIELD_MIN_PAPERS:
+            return frozenset()
+        return frozenset(t for t in set(tokenize(text)) if retriever.paper_share(t) > FIELD_SHARE)
 
     def search(self, spec: SearchSpec) -> list[Hit]:
         """The papers ``spec`` asks for, best first, its year and list filters applied."""

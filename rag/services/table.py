@@ -56,7 +56,8 @@ def table(ctx: Context, request: SearchRequest) -> EvidenceTable:
     with ctx.reader() as library:
         hits = library.search(replace(request, k=max(rows * CANDIDATES_PER_ROW, MIN_CANDIDATES)))
         embedder = library.embedder
-    return evidence_table(question, hits, embedder, ctx.settings.min_relevance, rows)
+        field = library.field_words(question)
+    return evidence_table(question, hits, embedder, ctx.settings.min_relevance, rows, field)
 
 
 def table_json(result: EvidenceTable) -> dict[str, Any]:

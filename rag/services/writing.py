@@ -62,13 +62,14 @@ def ask(
     with ctx.reader() as library:
         hits = library.search(request)
         embedder = library.embedder
+        field = library.field_words(question)
     if model is None:
         if options.long:
             ctx.notify(NO_MODEL_FOR_LONG)
-        answer = extractive_answer(question, hits, embedder, settings.min_relevance)
+        answer = extractive_answer(question, hits, embedder, settings.min_relevance, field)
     else:
         writer = composer(ctx, model, embedder, options, on_token, on_sentence)
-        answer = writer.answer(question, hits, settings.min_relevance)
+        answer = writer.answer(question, hits, settings.min_relevance, field)
     record_answer(ctx, "ask", question, answer, options)
     return answer
 

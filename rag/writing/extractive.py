@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -213,13 +214,16 @@ def _held_terms(hits: Sequence[Hit]) -> set[str]:
     return held
 
 
-def misses_key_concepts(question: str, hits: Sequence[Hit], embedder: Embedder | None = None) -> bool:
+def misses_key_concepts(
+    question: str, hits: Sequence[Hit], embedder: Embedder | None = None, field: AbstractSet[str] = frozenset()
+) -> bool:
     """Whether the question has MIN_KEY_TERMS rare terms or more and no one of ``hits`` (title, abstract,
     passage) holds KEY_TERMS_HELD of them, nor (with an ``embedder``) says what its lacked words say in other
     words. Read paper by paper: papers holding half each do not answer a question on both ("Black physicians
-    ... medical boards" asked of papers on Black attorneys and on bar discipline)."""
+    ... medical boards" asked of papers on Black attorneys and on bar discipline). The library's ``field``
+    words (rag.index.session.LibrarySession.field_words) are not key terms: nearly every paper holds them."""
     idf = load_support_model().idf
-    key = {term for term in tokenize(question) if idf(term) >= KEY_TERM_IDF}
+    key = {term for term in tokenize(question) if idf(term) >= KEY_TERM_IDF} - field
     if len(key) < MIN_KEY_TERMS or not hits:
         return False
     return all(_misses(question, key, hit, embedder) for hit in hits)
@@ -267,12 +271,15 @@ def drifts_from_quotes(question: str, quotes: Sequence[Quote], embedder: Embedde
     return bool(without - whole >= DRIFT)
 
 
-def unanswered(question: str, quotes: Sequence[Quote], embedder: Embedder | None) -> bool:
-    """No quote, or quotes that do not answer the question as asked: its key concepts are not in their papers
-    (``misses_key_concepts``), or they speak to it only without what their papers lack (``drifts_from_quotes``)."""
+def unanswered(
+    question: str, quotes: Sequence[Quote], embedder: Embedder | None, field: AbstractSet[str] = frozenset()
+) -> bool:
+    """No quote, or quotes that do not answer the question as asked: its key concepts (the library's ``field``
+    words aside) are not in their papers (``misses_key_concepts``), or they speak to it only without what their
+    papers lack (``drifts_from_quotes``)."""
     return (
         not quotes
-        or misses_key_concepts(question, [q.hit for q in quotes], embedder)
+        or misses_key_concepts(question, [q.hit for q in quotes], embedder, field)
         or drifts_from_quotes(question, quotes, embedder)
     )
 
@@ -289,13 +296,20 @@ def quoted_answer(question: str, hits: Sequence[Hit], quotes: Sequence[Quote]) -
     return Answer(question, text, AnswerMode.EXTRACTIVE, citations, list(hits))
 
 
-def extractive_answer(question: str, hits: Sequence[Hit], embedder: Embedder | None, min_relevance: float) -> Answer:
+def extractive_answer(
+    question: str,
+    hits: Sequence[Hit],
+    embedder: Embedder | None,
+    min_relevance: float,
+    field: AbstractSet[str] = frozenset(),
+) -> Answer:
     """A bullet for each paper whose quote answers the question (at most MAX_ANSWER_SENTENCES: a ceiling, not
-    a quota); the other papers found are named under it; no quote answers: "Insufficient evidence"."""
+    a quota); the other papers found are named under it; no quote answers: "Insufficient evidence". ``field``:
+    the library's words for its field in the question (``unanswered``)."""
     evidence = answer_evidence(question, hits, min_relevance)
     table = sentence_table(question, evidence, embedder) if evidence else []
     quotes = choose_quotes(table)
-    if unanswered(question, quotes, embedder):
+    if unanswered(question, quotes, embedder, field):
         quotes = []
     answer = quoted_answer(question, hits, quotes) if quotes else refusal(question, hits)
     named = set() if quotes else {h.paper.id for h in hits[:CLOSEST_NAMED]}  # in the refusal's "Closest:"

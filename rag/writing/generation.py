@@ -11,6 +11,7 @@ sentences (rag.writing.extractive_draft).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from rag.check.answers import check_reply, has_supported_sentence
@@ -196,14 +197,16 @@ class Composer:
     on_token: OnToken | None = None
     on_sentence: OnSentence | None = None
 
-    def answer(self, question: str, hits: Sequence[Hit], min_relevance: float) -> Answer:
+    def answer(
+        self, question: str, hits: Sequence[Hit], min_relevance: float, field: AbstractSet[str] = frozenset()
+    ) -> Answer:
         """A cited answer, or a refusal (without calling the model) when nothing is relevant or the papers answer
-        the question only without what they lack (rag.writing.extractive.unanswered); quotes from the
-        papers instead when no sentence is supported or none is about the question, and under it when the model
-        kept fewer supported sentences than there are quotes."""
+        the question only without what they lack (rag.writing.extractive.unanswered, ``field`` as there); quotes
+        from the papers instead when no sentence is supported or none is about the question, and under it when the
+        model kept fewer supported sentences than there are quotes."""
         evidence_hits = answer_evidence(question, hits, min_relevance)
         related = related_without_abstract(hits, question, min_relevance)
-        if not evidence_hits or misses_key_concepts(question, evidence_hits, self.embedder):
+        if not evidence_hits or misses_key_concepts(question, evidence_hits, self.embedder, field):
             return _refused(question, hits, related)
         table = sentence_table(question, evidence_hits, self.embedder)
         quotes = choose_quotes(table)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from rag.check.sentences import AnswerMode
@@ -180,14 +181,19 @@ def _row(quote: Quote, row: HitSentences) -> TableRow:
 
 
 def evidence_table(
-    question: str, hits: Sequence[Hit], embedder: Embedder | None, min_relevance: float, limit: int = DEFAULT_ROWS
+    question: str,
+    hits: Sequence[Hit],
+    embedder: Embedder | None,
+    min_relevance: float,
+    limit: int = DEFAULT_ROWS,
+    field: AbstractSet[str] = frozenset(),
 ) -> EvidenceTable:
     """A row for each paper whose quote answers ``question`` (at most ``limit``: a ceiling, not a quota), the
-    best first; none answers: no rows, and the refusal ``rag ask`` would give."""
+    best first; none answers: no rows, and the refusal ``rag ask`` would give (``field`` as for it)."""
     evidence = answer_evidence(question, hits, min_relevance)
     table = sentence_table(question, evidence, embedder, findings=True) if evidence else []
     quotes = choose_quotes(table, limit, twins=False)
-    if unanswered(question, quotes, embedder):
+    if unanswered(question, quotes, embedder, field):
         return EvidenceTable(question, AnswerMode.INSUFFICIENT, message=refusal(question, hits).text)
     by_paper = {row.hit.paper.id: row for row in table}
     rows = []
