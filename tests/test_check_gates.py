@@ -11,7 +11,7 @@ import pytest
 from conftest import needs_model
 from test_check import BIB
 
-from rag.check.citing_forms import generic_sentence
+from rag.check.citing_forms import generic_sentence, own_method
 from rag.check.manuscript import ManuscriptChecker
 from rag.check.paper_fit import FitModel, load_fit_model, textbook
 from rag.check.scoring import SourceScore
@@ -140,6 +140,37 @@ def test_a_textbook_is_the_wrong_paper_only_below_the_floor(tmp_path: Path) -> N
     # ...unless it fits the sentence worse than nearly any paper: a textbook on another field altogether.
     below = checked(tmp_path, MISCITED, replace(opened, unrelated_below=check.fit + 1e-6), book)
     assert below.verdict is Verdict.WRONG_PAPER and below.reason.endswith(UNRELATED)
+
+
+@needs_model
+def test_what_the_author_used_is_the_wrong_paper_only_below_the_floor(tmp_path: Path) -> None:
+    """A sentence saying "we used [x]" cites the tool, data or protocol used: its abstract may be on anything (a
+    reporter line's paper on a protein-trap screen), unless it fits worse than nearly any paper of the library."""
+    used = MISCITED.replace("Drinking coffee", "We used the finding that drinking coffee")
+    opened = replace(shipped(), **(WIDE_OPEN | {"unrelated_below": 0.0}))
+    assert checked(tmp_path, MISCITED, opened).verdict is Verdict.WRONG_PAPER
+    told = checked(tmp_path, used, opened)
+    assert told.verdict is not Verdict.WRONG_PAPER and not told.flagged and told.fit is not None
+    below = checked(tmp_path, used, replace(opened, unrelated_below=told.fit + 1e-6))
+    assert below.verdict is Verdict.WRONG_PAPER and below.reason.endswith(UNRELATED)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "used"),
+    [
+        ("Next, we used polysome profile analysis to evaluate the ribosomal subunit ratio.", True),
+        ("To validate it, we utilized a reporter line for the transcript encoding RpS2.", True),
+        ("Additionally, to attenuate TORC1 activity, we depleted raptor.", True),
+        ("Motif enrichment analysis was performed using Homer.", True),
+        ("We then carried out the analysis in R.", True),
+        ("Using the Nilearn package, the images were filtered.", True),
+        ("We show that caffeine intake reduces sleep quality.", False),  # a finding, not what was used
+        ("Caffeine intake was associated with poor sleep in adults.", False),
+        ("The authors used a mouse model of the disease.", False),  # what the cited work did: its abstract says
+    ],
+)
+def test_what_the_author_used_is_told_by_the_sentence(sentence: str, used: bool) -> None:
+    assert own_method(sentence) is used
 
 
 @needs_model

@@ -41,6 +41,21 @@ _BORROWED = re.compile(
 )
 
 
+# A sentence telling what the author did ("Next, we used polysome profile analysis [x]", "Motif enrichment analysis
+# was performed using Homer [x]") cites the tool, data, reagent or protocol it used, whose abstract may well be
+# on something else: 7 of the 44 real citations called the wrong paper on six theses, none wrong when read.
+_OWN_METHOD = re.compile(
+    r"\bwe\s+(?:\w+ly\s+|then\s+|next\s+|also\s+|further\s+|first\s+|again\s+)?"
+    r"(?:used|use|performed|perform|utili[sz]ed|utili[sz]e|employed|employ|applied|apply|analy[sz]ed|created|"
+    r"generated|obtained|downloaded|implemented|adopted|depleted|measured|built|trained|ran|computed|calculated|"
+    r"carried out|conducted|developed|designed|collected|extracted|selected|chose|took|leveraged|relied)\b"
+    r"|\b(?:was|were|is|are)\s+(?:\w+ly\s+)?(?:performed|done|carried out|conducted|computed|calculated|obtained|"
+    r"generated|implemented|made|run|measured|analy[sz]ed|quantified|processed)\s+(?:using|with|by|via|in)\b"
+    r"|^(?:using|with the help of)\b",
+    re.IGNORECASE,
+)
+
+
 def leads_in(sentence: str) -> bool:
     """Whether the sentence leads into an equation or a list ("The KL-divergence is defined as"): what it says is
     in what follows, which the check does not read."""
@@ -51,3 +66,9 @@ def generic_sentence(sentence: str) -> bool:
     """A sentence leading into an equation ("... the probability of a trajectory τ as:"), "see [x]", a method done
     "as previously described", a detail borrowed or a plan: it says nothing a poor fit could be judged by."""
     return any(pattern.search(sentence) for pattern in (_LEADS_IN, _SEE, _DESCRIBED, _BORROWED))
+
+
+def own_method(sentence: str) -> bool:
+    """Whether the sentence tells what the author did and with what ("we used", "was performed using"): it cites
+    what was used, which a poor fit does not make wrong, unless the paper fits it worse than nearly any other."""
+    return bool(_OWN_METHOD.search(sentence))

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
 
-from rag.check.citing_forms import generic_sentence
+from rag.check.citing_forms import generic_sentence, own_method
 from rag.check.full_text import with_full_text
 from rag.check.library_view import LibraryView
 from rag.check.model_judge import judge_with_model
@@ -201,9 +201,10 @@ class ManuscriptChecker:
                 check.verdict, check.reason = Verdict.FITS_STATED, STATED_TOGETHER
         # The wrong paper only where another paper is clearly meant: a tool, a survey or a "see [x]" that fits
         # the sentence poorly is how citations are written, not a mistake. A textbook is cited for its field,
-        # unless it fits the sentence worse than nearly any paper ("Radar Meteorology" for backpropagation).
+        # unless it fits the sentence worse than nearly any paper ("Radar Meteorology" for backpropagation); so is
+        # what the author used ("we used [x]").
         poor = poor and not shielded(check, stated_without)
-        wrong = poor and not textbook(paper)
+        wrong = poor and not textbook(paper) and not own_method(text)
         meant = self._clearly_meant(place, paper, fit or 0.0) if wrong else []
         by_name = self._named_instead(place, paper) if wrong and not meant else []
         if meant or by_name:
