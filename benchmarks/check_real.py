@@ -39,7 +39,7 @@ import numpy as np
 from rag.check import paper_fit
 from rag.check.library_view import LibraryView
 from rag.check.manuscript import SUGGESTION_POOL, ManuscriptChecker
-from rag.check.verdicts import CitationCheck, Verdict
+from rag.check.verdicts import CitationCheck, Verdict, may_say_otherwise
 from rag.config import load_settings
 from rag.manuscripts.citing import CitingSentence, Manuscript
 from rag.manuscripts.reading import read_path
@@ -160,6 +160,8 @@ def record(check: CitationCheck, checker: ManuscriptChecker, thesis: str, kind: 
     if checkable(check) and check.paper is not None:
         reading = checker.reading(check.sentence, check.paper)
         contradicted, stated = reading.contradicted, reading.stated
+        if contradicted is not None and not may_say_otherwise(check.sentence, reading):
+            contradicted = 0.0  # a reading the check sets aside, whatever the gate
     wrong = check.verdict is Verdict.WRONG_PAPER
     return {
         "thesis": thesis,
@@ -286,7 +288,7 @@ def run_thesis(
 
 STATED_GATES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 2.0)
 FITS_GATES = (0.8, 0.85, 0.9, 0.95, 0.98, 2.0)
-CONTRADICTED_GATES = (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9, 0.95, 2.0)
+CONTRADICTED_GATES = (0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9, 0.95, 2.0)
 # Floors of the fit below which a paper is the wrong one with no other paper meant (FitModel.unrelated_below).
 UNRELATED_GATES = (0.0, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05)
 # The share of a thesis's real citations the gates may flag (almost all real citations are fine; issue 38's bar

@@ -16,14 +16,17 @@ from rag.check.manuscript import ManuscriptChecker
 from rag.check.paper_fit import FitModel, load_fit_model, textbook
 from rag.check.scoring import SourceScore
 from rag.check.sentences import Support
+from rag.check.support_model import covered_by
 from rag.check.verdicts import (
     NONE_FIT,
+    SAID_OF_IT,
     SAYS_OTHERWISE,
     UNREADABLE_ENTRY,
     UNRELATED,
     CitationCheck,
     Verdict,
     judged_reversal,
+    may_say_otherwise,
 )
 from rag.check.wrong_key import one_wrong_key_at_most
 from rag.config import load_settings
@@ -270,6 +273,25 @@ def test_a_sentence_leading_into_an_equation_is_never_read_as_said_otherwise() -
     """With its equation taken out, "The loss is defined as" states nothing yet: the judge's "otherwise" for it
     is about what is missing (a real thesis's "The Gaussian NLL loss is defined by" was flagged so)."""
     model = replace(shipped(), contradicted_at=0.5)
-    sure = SourceScore(0.1, Support.UNSUPPORTED, 0, "An abstract sentence.", stated=0.0, contradicted=0.99)
+    passage = "The Gaussian NLL loss rises during training."
+    sure = SourceScore(0.1, Support.UNSUPPORTED, 0, passage, stated=0.0, contradicted=0.99, passage=passage)
     assert judged_reversal("The loss falls during training.", sure, model) == SAYS_OTHERWISE
     assert judged_reversal("The Gaussian NLL loss is defined by (negative log likelihood)", sure, model) == ""
+
+
+def test_the_judge_says_otherwise_only_of_a_passage_on_what_the_sentence_says() -> None:
+    """The judge reads "otherwise" into passages that share almost none of a sentence's terms (a real thesis's
+    history of a method against the method's abstract): its reading stands only where the passage speaks of what
+    the sentence does."""
+    model = replace(shipped(), contradicted_at=0.5)
+    history = "However it was not used for a long time before breakthroughs permitted its use in large networks."
+    elsewhere = "It regularises the weights by minimising a compression cost, known as the variational free energy."
+    read = SourceScore(0.1, Support.UNSUPPORTED, 0, elsewhere, stated=0.0, contradicted=0.9, passage=elsewhere)
+    assert covered_by(history, elsewhere) < SAID_OF_IT
+    assert not may_say_otherwise(history, read) and judged_reversal(history, read, model) == ""
+    same = "Exercise increases cancer mortality in adults."
+    reversed_here = "Exercise reduced cancer mortality in adults by a third."
+    read = SourceScore(0.1, Support.UNSUPPORTED, 0, reversed_here, stated=0.1, contradicted=0.9, passage=reversed_here)
+    assert covered_by(same, reversed_here) >= SAID_OF_IT
+    assert judged_reversal(same, read, model) == SAYS_OTHERWISE
+    assert judged_reversal(same, read, replace(model, contradicted_at=0.95)) == ""  # below its gate

@@ -329,3 +329,9 @@ class SupportModel:
 @lru_cache(maxsize=1)
 def load_support_model(path: Path = MODEL_FILE) -> SupportModel:
     return SupportModel(json.loads(path.read_text(encoding="utf-8")))
+
+
+def covered_by(sentence: str, passage: str) -> float:
+    """The share of the sentence's terms, each weighed by its IDF, that the passage holds (0 to 1)."""
+    wanted = list(dict.fromkeys(tokenize(sentence)))
+    return _share(wanted, set(tokenize(passage)), load_support_model().idf)
