@@ -32,9 +32,9 @@ SAYS_OTHERWISE = "the abstract says otherwise"
 # The judge reads "otherwise" into passages that share little with a sentence (a thesis's "However it was not
 # used for a long time before breakthroughs ... permitted its use in large-scale neural networks" against the
 # abstract of Bayes by Backprop): its reading stands where the passage holds at least this share of the
-# sentence's terms, weighed by IDF. The widest share
-# that keeps 95% of its readings of contradicted SciFact claims it trained on (41 of 43 at contradicted >= 0.7);
-# of its 13 such readings of real thesis citations (six theses), it keeps 7.
+# sentence's terms, weighed by IDF. The widest share that keeps 95% of its readings of contradicted SciFact
+# claims it trained on (41 of 43 at contradicted >= 0.7); of its 13 such readings of real thesis citations (six
+# theses), it keeps 7.
 SAID_OF_IT = 0.2
 # Two or more papers of one sentence that all fit it poorly: the sentence says more, or other, than its sources'
 # abstracts (a field's background, a lab's own step), not a mistyped key: a key typed wrong is one key.
