@@ -220,7 +220,7 @@ class ManuscriptChecker:
         """Whether the cited paper fits its sentence so poorly that it is the wrong one, with no other paper
         clearly meant (FitModel.unrelated_below)."""
         model = self._fit_model()
-        return model is not None and fit is not None and fit < model.unrelated_below
+        return model is not None and fit is not None and model.unrelated(fit)
 
     def _fit(self, place: _Place, paper: Paper) -> tuple[float | None, float | None, bool]:
         """How well ``paper`` fits its sentence against the library, the wrong-paper threshold, and whether the

@@ -263,6 +263,10 @@ class FitModel:
         """Another paper is clearly the one the sentence means: the cited one is then the wrong paper."""
         return stated >= self.clearly_stated or fits >= self.clearly_fits
 
+    def unrelated(self, fit: float) -> bool:
+        """The cited paper fits its sentence so poorly that it is the wrong one, with no other paper meant."""
+        return fit < self.unrelated_below
+
     def wrong_below(self, values: dict[str, float]) -> float:
         return self.embedding_wrong_below if "similarity" in values else self.lexical_wrong_below
 
