@@ -106,6 +106,28 @@ def test_ingest_reports_and_warns(tmp_path: Path) -> None:
     assert "0 added, 0 updated, 39 unchanged" in out
 
 
+def test_ingest_counts_a_preprint_and_its_article_as_one_paper(tmp_path: Path) -> None:
+    """Two records of one work with different abstracts (a preprint and the article; no citekeys, as in a
+    database export) are one paper of the library: the summary says so, its counts agree with "added"."""
+    header = "Title,Author Names,Publication Year,Abstract,DOI"
+    title = "Impact of household water treatment on childhood diarrhoea: a systematic review"
+    rows = [
+        f'"{title}","Waddington, H.",2023,"We pooled 30 trials of water treatment and found fewer diarrhoea '
+        'episodes in children.",10.1101/2023.03.13.1',
+        f'"{title}","Waddington, H.",2023,"Pooling 31 randomized trials of household water treatment, we found '
+        'a 25% reduction in childhood diarrhoea.",10.1371/journal.pmed.1',
+        '"Solar disinfection of drinking water","Conroy, R.",1996,"Children drinking solar-disinfected water had '
+        'fewer episodes of diarrhoea.",10.1016/1',
+    ]
+    (tmp_path / "embase.csv").write_text(header + "\n" + "\n".join(rows) + "\n")
+    code, out, _ = invoke("--collection", "water", "ingest", str(tmp_path / "embase.csv"), "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert (result["entries_read"], result["papers_found"], result["added"]) == (3, 2, 2)
+    code, out, _ = invoke("--collection", "water2", "ingest", str(tmp_path / "embase.csv"))
+    assert "2 papers (from 3 entries, 1 of them the same work as another): 2 added" in out
+
+
 def test_hostile_text_is_shown_literally(tmp_path: Path) -> None:
     (tmp_path / "evil.txt").write_text(
         "Related papers: X\n\n[red]GPU[/red] scheduling \x1b[31mon heterogeneous\x1b[0m clusters\u200b.\n"

@@ -40,6 +40,9 @@ class UpsertReport:
     warnings: list[str] = field(default_factory=list)
     # Records folded into a paper already there (the same work again): their keys are the paper's aliases now.
     merges: list[Merge] = field(default_factory=list)
+    # Papers read that are another record of a paper here under another id (a preprint and its article, a
+    # conference abstract and its paper): folded into it, so the read holds fewer papers than it found.
+    folded: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -95,6 +98,8 @@ class Catalog:
             if known is not None and (known.id != paper.id or other_kind):
                 report.merges.append(merge_work(known, paper))  # another record of a paper already here
                 read_again.add(known.id)
+                if known.id != paper.id:
+                    report.folded.append(paper.id)
                 continue
             if (merged := merge_paper(self.papers, paper)) is not None:
                 report.merges.append(merged)

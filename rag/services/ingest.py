@@ -55,7 +55,7 @@ def ingest(
             ctx.notify(line)
         return IngestResult(
             files_read=loaded.files_read,
-            papers_found=len(loaded.papers),
+            papers_found=len(loaded.papers) - len(report.folded),
             added=len(report.added),
             updated=len(report.updated),
             unchanged=len(report.unchanged),

@@ -56,7 +56,7 @@ class PaperView:
 @dataclass
 class IngestResult:
     files_read: int
-    papers_found: int
+    papers_found: int  # distinct papers: records of one work (in the files or with the library's) count once
     added: int
     updated: int
     unchanged: int
