@@ -82,6 +82,11 @@ ONE = _paper("scotton2019", ["Scotton, Michele"], 2019)
             MANY,
             "The results of the study by Hazra et al. (2021) improve understanding of X.",
         ),
+        (  # what the authors can do, measured: their result, not what anyone can
+            "With eye tracking, we can predict task difficulty with 64.99% precision.",
+            MANY,
+            "With eye tracking, Hazra et al. (2021) can predict task difficulty with 64.99% precision.",
+        ),
         (
             "OBJECTIVE: To evaluate the wear of posterior restorations.",
             ONE,
@@ -105,6 +110,10 @@ def test_the_papers_voice_becomes_the_citing_voice(sentence: str, paper: Paper, 
         "These models are typically trained in clusters.",  # anyone's models, not the paper's own
         "Sleep is an important component of how our memories are formed.",  # everyone's memories
         "These results improve our understanding of category learning.",
+        # what anyone can or must do, not what the authors did ("Hazra et al. (2021) can achieve ...")
+        "By integrating food and water security in interventions, we can achieve WASH security.",
+        "To curb resistance, we must urgently rethink antibiotic use.",
+        "We therefore need better measures of exposure.",
     ],
 )
 def test_what_cannot_be_turned_safely_is_quoted_and_attributed(sentence: str) -> None:

@@ -147,6 +147,13 @@ _ADVERBS = _words(
     "even both hereby herein then empirically again"
 )
 _MODALS = _words("can could will would may might should must shall")
+# After "we", these say what anyone should or needs to do ("we must act"), not what the authors did: the sentence
+# is quoted, never "Workman et al. (2022) must act"...
+_GENERIC_AFTER_WE = _words("must should need needs ought shall")
+# ...and these what anyone can do ("By integrating X, we can achieve Y"), unless the sentence gives a measure of
+# it ("we can predict task difficulty with 64.99% precision": the authors' result). "Could" ("we could not
+# detect") and "will" (a protocol's plan) report the authors' own work.
+_POSSIBLE_AFTER_WE = _words("can cannot may might would")
 # Stop words that are verbs: what may follow "we" and agree with a new subject.
 _AUXILIARIES = _words("have has had are were was is do does did am be been can could will would should must")
 _IRREGULAR = {"have": "has", "are": "is", "were": "was", "do": "does", "go": "goes", "am": "is"}
@@ -189,6 +196,17 @@ def third_person(verb: str) -> str | None:
     if len(lower) > 2 and lower.endswith("y") and lower[-2] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
+
+
+def _says_what_anyone_may(rest: str, measured: bool) -> bool:
+    """Whether ``rest`` (what follows "we") opens, past any adverbs, on a word of what must or (in a sentence
+    with no number: not ``measured``) can be done."""
+    for word in rest.split(" "):
+        bare = word.strip(",").lower()
+        if bare in _ADVERBS or (bare.endswith("ly") and bare.isalpha()):
+            continue
+        return bare in _GENERIC_AFTER_WE or (bare in _POSSIBLE_AFTER_WE and not measured)
+    return False
 
 
 def _agree(rest: str, singular: bool) -> str | None:
@@ -279,6 +297,8 @@ def _first_person(text: str, label: str, singular: bool, named: bool) -> tuple[s
         if word == "I" and not singular:
             return None
         if not named and lower in ("we", "i"):
+            if _says_what_anyone_may(after, measured=any(c.isdigit() for c in text)):
+                return None
             rest = _agree(after, singular)
             if rest is None:
                 return None
