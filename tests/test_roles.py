@@ -276,10 +276,14 @@ def test_what_a_sentence_says_of_the_work_is_no_finding_and_what_its_analysis_sh
         "The resulting model serves as basis for a better understanding of pathological processes.",
         "Petri nets have been proposed as an effective formalism for systems biology.",
         "Deep networks have been applied to EEG classification.",
+        "Our findings suggest the need to collect data across seasons and report seasonally stratified results.",
+        "These results highlight an urgent need for better surveillance of water quality.",
+        "Further high-quality research is needed to confirm these effects.",
     ]
     for sentence in about_the_work:  # a quote may hold one beside its finding; a draft's sentence may not
         assert tells_of_the_work(sentence), sentence
     assert not tells_of_the_work("The results show that this approach could help reduce misconduct.")
+    assert not tells_of_the_work("Households in need of water treatment reported more diarrhoea.")
     shown = "Using a large dataset of bar records, our analysis shows that bar exam score is related to discipline."
     assert sentence_roles([opening[0], shown, *opening[1:]])[1] is Role.RESULT
     earlier = "Previous results showed that bar exam score is related to discipline."

@@ -297,7 +297,8 @@ _FIELD_SO_FAR = re.compile(
 # What a sentence says of the work rather than what it found, wherever it sits: what it is good for ("These
 # findings could facilitate priority setting ...", "The methods applied in the study could be used for reference
 # ...", "This book will be of relevance to ...", "These findings shed light on ... and have implications for ...",
-# what comes next ("The work ... will be further extended in the future"), where to get it ("... can be accessed
+# what comes next ("The work ... will be further extended in the future", "Our findings suggest the need to
+# collect data across seasons", "Further research is needed"), where to get it ("... can be accessed
 # via http://...": a sentence with a link is one a draft never writes, rag.writing.evidence_sentences.states_nothing),
 # or what else the paper holds ("All possible pathways ... are discussed.", "We conclude by
 # reporting ..."). The model, reading its place at the end, takes each for a conclusion, and a quote may well
@@ -312,6 +313,10 @@ _ABOUT_THE_WORK = re.compile(
     r"|\b(?:model|method|framework|approach|tool|results?|findings?) serves? as (?:a |the )?(?:basis|reference|"
     r"foundation|starting point)\b"
     r"|\bfuture (?:work|research|studies|directions|enhancements)\b"
+    r"|\b(?:suggest|indicate|highlight|underscore|underline|emphasi[sz]e|point to|reveal)s?\s+(?:(?:the|an?)\s+)?"
+    r"(?:\w+\s+)?(?:need|necessity)\s+(?:for|to|of)\b"
+    r"|\b(?:further|more|additional) (?:[\w-]+\s+)?(?:research|studies|work|trials|evidence) (?:is|are) (?:\w+\s+)?"
+    r"(?:needed|required|warranted)\b"
     r"|\b(?:will|shall) be (?:further )?(?:extended|explored|investigated|studied|addressed)\b"
     r"|^availability\b|\b(?:can|may) be (?:freely )?(?:accessed|downloaded)\b"
     r"|\b(?:is|are) (?:also |then |further )?(?:discussed|presented|outlined)\s*\.?$"
