@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from rag.check.policy import answer_label, conflict_of
-from rag.check.reading import Reading
+from rag.check.policy import MANUSCRIPT, answer_label, conflict_of
+from rag.check.reading import CitedText, Reading, read_against
 from rag.check.scoring import SourceScore
 from rag.check.sentences import Support
 from rag.corpus.loader import load_paths
+from rag.records import Paper
 
 RESULT = "Splinted restorations had higher survival rates than nonsplinted restorations."
 CONCLUSION = "There was no difference in marginal bone loss between splinted and nonsplinted restorations."
@@ -75,3 +76,17 @@ def test_faithful_sentences_over_real_abstracts_get_the_top_label(title: str, se
         pytest.skip("../shared/real is not here")
     paper = next(p for p in load_paths([PUBMED]).papers.values() if (p.title or "").startswith(title))
     assert answer_label(sentence, paper)[0].is_top
+
+
+def test_a_short_sentence_reversing_the_result_it_restates_is_a_contradiction_in_a_manuscript() -> None:
+    """A sentence ("MKP2 decreases apoptosis") restating two thirds of the result it turns around: enough, for a
+    manuscript, for its reversal to count (half of its content words); the right way round it is no reversal."""
+    abstract = (
+        "Apoptosis resistance limits chemotherapy in breast cancer. We screened phosphatases in twelve cell lines. "
+        "MKP2 overexpression increased chemotherapy-induced apoptosis, whereas MKP2 depletion dampened the response."
+    )
+    cited = [CitedText.of(Paper(id="p1", text=abstract, title="Phosphatases and apoptosis"))]
+    reversed_reading = read_against("MKP2 decreases apoptosis.", cited)
+    assert reversed_reading.aligned < 0.75 and MANUSCRIPT.reversals(reversed_reading)
+    assert MANUSCRIPT.label(Support.EVIDENCE, reversed_reading) is Support.CONTRADICTED
+    assert not MANUSCRIPT.reversals(read_against("MKP2 increases apoptosis.", cited))
