@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from rag.config import load_settings
+from rag.corpus.merging import Merge, merged_line
 from rag.formats import csl_item, where_published
 from rag.records import Paper
 from rag.services import Context
@@ -174,3 +175,15 @@ def test_one_abstract_under_two_keys_is_one_paper(tmp_path: Path) -> None:
     assert len(papers) == 2  # a changed number is another paper's abstract
     merged = next(p for p in papers if "verghese2014" in p.keys)
     assert set(merged.keys) >= {"verghese2014", "verghese2013preprint"}
+
+
+def test_a_key_merged_twice_is_named_once_with_where_it_ended() -> None:
+    """ryali-2 merged into its file's duplicate ryali-1, then both into the library's ryali: one line each, and
+    the count is of entries, not of merges."""
+    first = Paper(id="p1", text="Sparse logistic regression.", citekey="ryali_sparse_2010-1")
+    kept = Paper(id="p2", text="Sparse logistic regression for fMRI.", citekey="ryali_sparse_2010")
+    merges = [Merge(first, ("ryali_sparse_2010-2",)), Merge(kept, ("ryali_sparse_2010-1", "ryali_sparse_2010-2"))]
+    assert merged_line(merges, 5) == (
+        "2 duplicate entries merged: ryali_sparse_2010-2 -> ryali_sparse_2010, ryali_sparse_2010-1 -> "
+        "ryali_sparse_2010 (each key still finds its paper)"
+    )

@@ -275,15 +275,15 @@ def merge_paper(papers: dict[str, Paper], incoming: Paper) -> Merge | None:
 
 
 def merged_line(merges: Iterable[Merge], shown: int) -> str | None:
-    """'3 duplicate entries merged: a-1 -> a, ...' for the merges that gave a paper another key."""
-    pairs = list(
-        dict.fromkeys(
-            f"{key} -> {m.kept.citekey}{f' (details from {m.lead})' if m.lead else ''}"
-            for m in merges
-            for key in m.new_keys
-            if key != m.kept.citekey
-        )
-    )
+    """'3 duplicate entries merged: a-1 -> a, ...' for the merges that gave a paper another key. A key merged twice
+    (into a duplicate of its file, then with it into the library's paper) is named once, with where it ended."""
+    ended = {
+        key: f"{key} -> {m.kept.citekey}{f' (details from {m.lead})' if m.lead else ''}"
+        for m in merges
+        for key in m.new_keys
+        if key != m.kept.citekey
+    }
+    pairs = list(dict.fromkeys(ended.values()))
     if not pairs:
         return None
     more = f", and {len(pairs) - shown} more" if len(pairs) > shown else ""
