@@ -170,6 +170,12 @@ def test_what_the_author_used_is_the_wrong_paper_only_below_the_floor(tmp_path: 
         ("We show that caffeine intake reduces sleep quality.", False),  # a finding, not what was used
         ("Caffeine intake was associated with poor sleep in adults.", False),
         ("The authors used a mouse model of the disease.", False),  # what the cited work did: its abstract says
+        # the author's own work, in the singular: a thesis's narrative, citing what it mentions
+        ("An earlier version of my model bears a striking resemblance to that presented in a 1991 paper.", True),
+        ("I did not encounter the surface-hopping literature earlier, as I considered my approach to differ.", True),
+        ("As I showed in Chapter 2, the trap is stable.", True),
+        ("Type I diabetes and Phase I trials are no first person.", False),
+        ("Class I and class II molecules present antigens.", False),
     ],
 )
 def test_what_the_author_used_is_told_by_the_sentence(sentence: str, used: bool) -> None:

@@ -56,6 +56,11 @@ _OWN_METHOD = re.compile(
 )
 
 
+# The author telling of their own work in the singular ("An earlier version of my model", "I did not encounter
+# ..."): a thesis's narrative, whose citations point at what it mentions. "I" as a pronoun only: not "type I".
+_SINGULAR_OWN = re.compile(r"\b(?:[Mm]y|me)\b|(?:^|[,;:]\s*|\b(?i:and|but|as|that|which|when|because|so)\s+)I\b")
+
+
 def leads_in(sentence: str) -> bool:
     """Whether the sentence leads into an equation or a list ("The KL-divergence is defined as"): what it says is
     in what follows, which the check does not read."""
@@ -69,6 +74,7 @@ def generic_sentence(sentence: str) -> bool:
 
 
 def own_method(sentence: str) -> bool:
-    """Whether the sentence tells what the author did and with what ("we used", "was performed using"): it cites
-    what was used, which a poor fit does not make wrong, unless the paper fits it worse than nearly any other."""
-    return bool(_OWN_METHOD.search(sentence))
+    """Whether the sentence tells what the author did and with what ("we used", "was performed using"), or tells of
+    the author's own work in the singular ("my model", "I did not"): it cites what was used or mentioned, which a
+    poor fit does not make wrong, unless the paper fits it worse than nearly any other."""
+    return bool(_OWN_METHOD.search(sentence) or _SINGULAR_OWN.search(sentence))
