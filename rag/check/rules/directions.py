@@ -1,12 +1,15 @@
 """A word of direction turned to its opposite where the sentence restates its source: "increased" for
 "decreased", "slower" for "faster", "higher" for "lower"; or a part or state turned into the other one:
-"anterior" for "posterior", "unstable" for "stable"."""
+"anterior" for "posterior", "unstable" for "stable". The word may stand elsewhere in a sentence worded in
+another order ("Warming increased microbial biomass" for "Microbial biomass declined with warming"): what
+it moves is then read from the words around it."""
 
 from __future__ import annotations
 
 from rag.check.rules.finding import Finding, says_instead
-from rag.check.rules.polarity import opposed
+from rag.check.rules.polarity import DOWN, NEGATION, UP, opposed, words
 from rag.check.rules.rule import MAX_SWAPPED_WORDS, Comparison, Edit, Example, Rule, Stage
+from rag.text import stem, stopwords
 
 CODE = "reversed-direction"
 
@@ -22,8 +25,72 @@ def _turned(edit: Edit) -> tuple[str, str] | None:
     return None
 
 
+# What a word of direction moves: the nearest content words to it, this many either side... On SciFact's
+# labelled pairs, 2 reads a reversal in 5 more contradicted claims ("Birth-weight is negatively associated with
+# breast cancer" for "Birth weight was positively associated with breast cancer risk") and in no supported or
+# neither-nor one; 3 reads 11 more, and 2 supported claims ("reduced the incidence of type II diabetes" for
+# "could mitigate rising obesity and type 2 diabetes").
+MOVED_WITHIN = 2
+# ...of which a sentence and its source share at least this many around opposite words ("microbial biomass").
+SHARED_MOVED = 2
+# Words of direction whose sense is not an amount moved: a comparison ("more than"), a test result or a sign
+# ("positive"), a name ("induced pluripotent stem cells"), a mechanism whose step another word may undo.
+_NOT_MOVING = frozenset(
+    {"more", "less", "positive", "negative", "induced", "inducing", "induce", "protect", "protects", "protected"}
+    | {"block", "prevent", "loss", "gain"}
+)
+# A denial this close before a word of direction (or right after it) turns it: such words are left to the
+# denial rule.
+_DENIED_WITHIN = 3
+
+
+def _moves(text: str) -> list[tuple[str, int, frozenset[str]]]:
+    """Each word of direction of ``text`` that no denial turns: the word, its direction (+1 up, -1 down), and
+    the stems of the content words around it (what it moves)."""
+    tokens = words(text)
+    found = []
+    for i, token in enumerate(tokens):
+        sign = 1 if UP.fullmatch(token) else -1 if DOWN.fullmatch(token) else 0
+        if not sign or token in _NOT_MOVING:
+            continue
+        if any(NEGATION.fullmatch(w) for w in tokens[max(0, i - _DENIED_WITHIN) : i + 2] if w != token):
+            continue
+        before = [w for w in tokens[:i] if _content(w)][-MOVED_WITHIN:]
+        after = [w for w in tokens[i + 1 :] if _content(w)][:MOVED_WITHIN]
+        found.append((token, sign, frozenset(stem(w) for w in before + after)))
+    return found
+
+
+def _content(word: str) -> bool:
+    return (
+        word.isalpha()
+        and len(word) > 2
+        and word not in stopwords()
+        and not (UP.fullmatch(word) or DOWN.fullmatch(word))
+    )
+
+
+def _moved_the_other_way(c: Comparison) -> list[Finding]:
+    """A word of direction of the sentence moving what the source's opposite word moves (SHARED_MOVED of the
+    words around each), where the source moves nothing the sentence's way: a source going both ways ("rose in
+    the first year and fell thereafter") is not read so."""
+    if not c.edits:  # the sentence restates nothing of the source closely enough
+        return []
+    source = _moves(c.restates)
+    for said, sign, moved in _moves(c.sentence):
+        if any(other == sign for _, other, _ in source):
+            continue
+        turned = next(
+            (word for word, other, its in source if other == -sign and len(moved & its) >= SHARED_MOVED), None
+        )
+        if turned is not None:
+            return [Finding(CODE, said, turned)]
+    return []
+
+
 def find(c: Comparison) -> list[Finding]:
-    return [Finding(CODE, p[0], p[1]) for e in c.edits if (p := _turned(e))]
+    swapped = [Finding(CODE, p[0], p[1]) for e in c.edits if (p := _turned(e))]
+    return swapped or _moved_the_other_way(c)
 
 
 SOURCE = "Caffeine intake was associated with shorter sleep duration and significantly faster reaction times."
@@ -69,6 +136,14 @@ RULE = Rule(
             "Word-retrieval deficits were tied to neural sites in the right temporal lobe.",
             "Word-retrieval deficits were tied to neural sites in the left temporal lobe.",
         ),
+        Example(  # in another order
+            "Warming increased microbial biomass in the plots.",
+            "Microbial biomass in the plots declined with warming.",
+        ),
+        Example(
+            "Treatment with the compound decreased telomere fragility in BRCA2-deficient cells.",
+            "In BRCA2-deficient cells, telomere fragility was raised by treatment with the compound.",
+        ),
     ),
     must_pass=(
         Example("Caffeine intake was associated with shorter sleep duration.", SOURCE),
@@ -77,5 +152,17 @@ RULE = Rule(
             "Word-retrieval deficits were tied to neural sites in the left temporal lobe.",
         ),
         Example("Caffeine went with faster reactions and less sleep.", SOURCE),
+        Example(  # a source going both ways: not read in another order
+            "Soil respiration decreased after the first year of warming.",
+            "Warming increased soil respiration in the first year and decreased it thereafter.",
+        ),
+        Example(
+            "Drug A lowered blood pressure but raised heart rate.",
+            "Drug A raised heart rate and lowered blood pressure.",
+        ),
+        Example("Microbial biomass declined under warming.", "Warming reduced microbial biomass in the plots."),
+        Example(  # a denial turns the word: the denial rule's to read
+            "Warming did not increase microbial biomass.", "Microbial biomass declined with warming."
+        ),
     ),
 )
