@@ -160,7 +160,7 @@ def record(check: CitationCheck, checker: ManuscriptChecker, thesis: str, kind: 
     if checkable(check) and check.paper is not None:
         reading = checker.reading(check.sentence, check.paper)
         contradicted, stated = reading.contradicted, reading.stated
-        if contradicted is not None and not may_say_otherwise(check.sentence, reading):
+        if contradicted is not None and not may_say_otherwise(check.sentence, reading, check.paper.title):
             contradicted = 0.0  # a reading the check sets aside, whatever the gate
     wrong = check.verdict is Verdict.WRONG_PAPER
     return {

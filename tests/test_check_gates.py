@@ -301,3 +301,22 @@ def test_the_judge_says_otherwise_only_of_a_passage_on_what_the_sentence_says() 
     assert covered_by(same, reversed_here) >= SAID_OF_IT
     assert judged_reversal(same, read, model) == SAYS_OTHERWISE
     assert judged_reversal(same, read, replace(model, contradicted_at=0.95)) == ""  # below its gate
+
+
+def test_the_judge_never_says_otherwise_by_a_title_alone() -> None:
+    """A title names what a paper is about: the judge reads "otherwise" into it for a sentence saying more (a real
+    thesis's tracer particles in superfluid helium, against "Vortex Photography in Liquid Helium")."""
+    model = replace(shipped(), contradicted_at=0.5)
+    sentence = "The imaging of tracer particles to track vortex motion has proved successful in superfluid helium."
+    title = "Vortex photography in liquid helium"
+    read = SourceScore(0.1, Support.UNSUPPORTED, 0, title, stated=0.1, contradicted=0.76, passage=f"{title}.")
+    assert judged_reversal(sentence, read, model) == SAYS_OTHERWISE, "the reading itself is past the gate"
+    assert judged_reversal(sentence, read, model, title="Vortex Photography in Liquid Helium") == ""
+    asserting = "Tracer Particles Do Not Track Vortices in Helium"
+    said = replace(read, passage=f"{asserting}.")
+    assert judged_reversal(sentence, said, model, title=asserting) == SAYS_OTHERWISE, "a title asserting: read"
+    result = "Tracer particles failed to track vortex motion in superfluid helium."
+    in_the_abstract = replace(read, passage=result)
+    assert judged_reversal(sentence, in_the_abstract, model, title="Vortex Photography in Liquid Helium") == (
+        SAYS_OTHERWISE
+    )

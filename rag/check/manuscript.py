@@ -288,7 +288,7 @@ class ManuscriptChecker:
             if reversed_here := MANUSCRIPT.reversals(reading):
                 contradiction = describe(reversed_here, "the abstract")
             else:
-                contradiction = judged_reversal(text, score, self._fit_model())
+                contradiction = judged_reversal(text, score, self._fit_model(), paper.title)
             if self.judge is not None:
                 label = judge_with_model(text, [(1, paper)], self.judge, self.usage)
                 contradiction = "the model judge: the paper contradicts it" if label is Support.CONTRADICTED else ""

@@ -4,6 +4,7 @@ these types without loading the checker."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -151,24 +152,51 @@ def finding(check: CitationCheck) -> str:
     return line
 
 
-def judged_reversal(text: str, score: SourceScore, model: FitModel | None) -> str:
+def judged_reversal(text: str, score: SourceScore, model: FitModel | None, title: str | None = None) -> str:
     """What the judge reads as reversed: the abstract stating the sentence's opposite (rag.check.rules.opposites),
     or saying otherwise surely enough (the model's ``contradicted_at``, calibrated on real theses; no model:
-    never) where it may (``may_say_otherwise``); empty when neither."""
+    never) where it may (``may_say_otherwise``, the paper's ``title`` given); empty when neither."""
     if score.opposite:
         return STATES_OPPOSITE
     if model is None or score.contradicted is None or score.contradicted < model.contradicted_at:
         return ""
-    return SAYS_OTHERWISE if may_say_otherwise(text, score) else ""
+    return SAYS_OTHERWISE if may_say_otherwise(text, score, title) else ""
 
 
-def may_say_otherwise(text: str, score: SourceScore) -> bool:
-    """Whether the judge's reading that the abstract says otherwise can stand: the passage it read speaks of what
-    the sentence does (SAID_OF_IT of its terms), the sentence states something (not a lead-in: "The loss is
-    defined by"), and it is not a denial in the first person ("We were not able to outperform [x]": it tells of
-    the author's own work, into whose "not" the judge reads "otherwise")."""
+def may_say_otherwise(text: str, score: SourceScore, title: str | None = None) -> bool:
+    """Whether the judge's reading that the abstract says otherwise can stand: the passage it read is more than
+    the paper's ``title`` naming what the paper is about (the judge reads "otherwise" into such a title for a
+    sentence saying more: "Vortex Photography in Liquid Helium" for "The imaging of tracer particles to track
+    vortex motion has previously proved successful in superfluid helium"), unless the title asserts something
+    ("Rok1p Is a Putative RNA Helicase Required for rRNA Processing", "Brax – A Differentiable Physics Engine"),
+    and speaks of what the sentence does (SAID_OF_IT of its terms), the sentence states
+    something (not a lead-in: "The loss is defined by"), and it is not a denial in the first person ("We were not
+    able to outperform [x]": it tells of the author's own work, into whose "not" the judge reads "otherwise")."""
     if leads_in(text) or (denies(text) and first_person(text)):
+        return False
+    if title and _bare(score.passage) == _bare(title) and not _asserts(title):
         return False
     from rag.check.support_model import covered_by  # numpy: not on every command's start-up
 
     return covered_by(text, score.passage) >= SAID_OF_IT
+
+
+def _bare(text: str) -> str:
+    return " ".join(text.split()).rstrip(".").casefold()
+
+
+# A title asserting something: a verb of its own ("Rok1p Is a Putative RNA Helicase", "... Controls Germline Stem
+# Cell Differentiation", "... does not improve ..."), or what its subject is ("Brax - A Differentiable Physics
+# Engine", "PyRoboLearn: A Python Framework ...").
+_ASSERTING_TITLE = re.compile(
+    r"\b(?:is|are|was|were|does|do|did|has|have|can|cannot|may|might|not|no|"
+    r"(?:control|regulate|cause|predict|promote|inhibit|drive|determine|require|mediate|modulate|affect|enhance|"
+    r"reduce|improve|increase|decrease|impair|prevent|protect|suppress|induce|alter|link|underlie|explain|"
+    r"reveal|show|outperform)s)\b"
+    r"|^[^:–—]{1,60}(?::|\s[–—-])\s*(?:a|an|the)\s",
+    re.IGNORECASE,
+)
+
+
+def _asserts(title: str) -> bool:
+    return bool(_ASSERTING_TITLE.search(title))
