@@ -198,15 +198,24 @@ def third_person(verb: str) -> str | None:
     return verb + "s"
 
 
+def _verb_at(words: list[str]) -> int | None:
+    """Where the verb stands in ``words`` (what follows a subject), the adverbs before it skipped ("also show");
+    None when there are only adverbs."""
+    for i, word in enumerate(words):
+        bare = word.strip(",")
+        if not (bare.lower() in _ADVERBS or (bare.endswith("ly") and bare.isalpha())):
+            return i
+    return None
+
+
 def _says_what_anyone_may(rest: str, measured: bool) -> bool:
     """Whether ``rest`` (what follows "we") opens, past any adverbs, on a word of what must or (in a sentence
     with no number: not ``measured``) can be done."""
-    for word in rest.split(" "):
-        bare = word.strip(",").lower()
-        if bare in _ADVERBS or (bare.endswith("ly") and bare.isalpha()):
-            continue
-        return bare in _GENERIC_AFTER_WE or (bare in _POSSIBLE_AFTER_WE and not measured)
-    return False
+    words = rest.split(" ")
+    if (i := _verb_at(words)) is None:
+        return False
+    verb = words[i].strip(",").lower()
+    return verb in _GENERIC_AFTER_WE or (verb in _POSSIBLE_AFTER_WE and not measured)
 
 
 def _agree(rest: str, singular: bool) -> str | None:
@@ -215,16 +224,14 @@ def _agree(rest: str, singular: bool) -> str | None:
     if not singular:
         return rest
     words = rest.split(" ")
-    for i, word in enumerate(words):
-        bare = word.strip(",")
-        if bare.lower() in _ADVERBS or (bare.endswith("ly") and bare.isalpha()):
-            continue
-        turned = third_person(bare)
-        if turned is None:
-            return None
-        words[i] = turned + word[len(bare) :]
-        return " ".join(words)
-    return None
+    if (i := _verb_at(words)) is None:
+        return None
+    bare = words[i].strip(",")
+    turned = third_person(bare)
+    if turned is None:
+        return None
+    words[i] = turned + words[i][len(bare) :]
+    return " ".join(words)
 
 
 _COORDINATED = re.compile(r"(,\s+(?:and\s+)?|\s+and\s+)([a-z]+)\b")

@@ -7,7 +7,7 @@ it moves is then read from the words around it."""
 from __future__ import annotations
 
 from rag.check.rules.finding import Finding, says_instead
-from rag.check.rules.polarity import DOWN, NEGATION, UP, opposed, words
+from rag.check.rules.polarity import DOWN, UP, direction, negated, opposed, words
 from rag.check.rules.rule import MAX_SWAPPED_WORDS, Comparison, Edit, Example, Rule, Stage
 from rag.text import stem, stopwords
 
@@ -50,10 +50,10 @@ def _moves(text: str) -> list[tuple[str, int, frozenset[str]]]:
     tokens = words(text)
     found = []
     for i, token in enumerate(tokens):
-        sign = 1 if UP.fullmatch(token) else -1 if DOWN.fullmatch(token) else 0
+        sign = direction([token])
         if not sign or token in _NOT_MOVING:
             continue
-        if any(NEGATION.fullmatch(w) for w in tokens[max(0, i - _DENIED_WITHIN) : i + 2] if w != token):
+        if negated(tokens[max(0, i - _DENIED_WITHIN) : i] + tokens[i + 1 : i + 2]):
             continue
         before = [w for w in tokens[:i] if _content(w)][-MOVED_WITHIN:]
         after = [w for w in tokens[i + 1 :] if _content(w)][:MOVED_WITHIN]
