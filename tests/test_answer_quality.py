@@ -24,6 +24,7 @@ from rag.cli import app
 from rag.config import load_settings
 from rag.formats import to_latex, to_pandoc
 from rag.services import Context, DraftRequest, SearchRequest, WritingOptions, ask, draft
+from rag.services import read as read_service
 
 pytestmark = needs_model
 runner = CliRunner()
@@ -317,6 +318,21 @@ def test_a_title_only_paper_is_listed_as_related_never_quoted(tmp_path: Path) ->
     assert "Anti-efficient encoding in emergent communication" not in payload["answer"]
     shown = runner.invoke(app, ["--collection", "thesis", "ask", question, "--no-llm"])
     assert "related, no abstract: Anti-efficient encoding in emergent communication (Chaabouni, 2019)" in shown.stdout
+
+
+def test_a_title_only_paper_does_not_take_a_papers_slot(tmp_path: Path) -> None:
+    # -k 1: the paper ranked first is known by its title alone; the answer reads the next paper down instead of
+    # refusing for want of an abstract, and still lists the title-only one as related.
+    _title_only_library(tmp_path)
+    question = "Is anti-efficient encoding found in emergent communication?"
+    settings = load_settings(collection="thesis")
+    top = read_service.search(Context(settings), SearchRequest(question, 1)).hits
+    assert [h.paper.citekey for h in top] == ["chaabouni_anti_2019"]
+    result = runner.invoke(app, ["--collection", "thesis", "ask", question, "-k", "1", "--no-llm", "--json"])
+    payload = json.loads(result.stdout)
+    assert payload["mode"] == "extractive"
+    assert [c["citekey"] for c in payload["citations"]] == ["rita_lazimpa_2020"]
+    assert "chaabouni_anti_2019" in {p["citekey"] for p in payload["related"]}
 
 
 def test_a_model_sentence_is_never_backed_by_a_title_only_paper(tmp_path: Path, fake: FakeOpenAI) -> None:

@@ -73,7 +73,13 @@ def _top_k_flag(value: int | None) -> int | None:
 
 TopK = Annotated[
     int | None,
-    typer.Option("-k", "--top-k", metavar="N", help="Number of papers to retrieve [default: 5].", callback=_top_k_flag),
+    typer.Option(
+        "-k",
+        "--top-k",
+        metavar="N",
+        help="Number of papers to retrieve (ask, table, summarize, draft: papers with an abstract) [default: 5].",
+        callback=_top_k_flag,
+    ),
 ]
 # `rag map -k`: retrieves nothing itself, it says how many search hits --query marks.
 HighlightedHits = Annotated[

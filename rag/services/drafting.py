@@ -72,7 +72,7 @@ def _draft_answer(
     model = ctx.chat_model(options)
     with ctx.reader() as library:
         required = list({p.id: p for p in (library.paper(key) for key in request.cite)}.values())
-        hits = library.search(SearchRequest(topic, request.max_papers))
+        hits = library.search_readable(SearchRequest(topic, request.max_papers))
         relevant = [h.evidence() for h in hits if is_evidence(h, topic, ctx.settings.min_relevance)]
         related = related_without_abstract(hits, topic, ctx.settings.min_relevance)
         embedder = library.embedder

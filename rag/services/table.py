@@ -54,7 +54,7 @@ def table(ctx: Context, request: SearchRequest) -> EvidenceTable:
     # The sentences a table embeds are kept on disk, as a summary's: the next question on the library is quick.
     ctx = replace(ctx, keep_embeddings=True) if ctx.embedder is None else ctx
     with ctx.reader() as library:
-        hits = library.search(replace(request, k=max(rows * CANDIDATES_PER_ROW, MIN_CANDIDATES)))
+        hits = library.search_readable(replace(request, k=max(rows * CANDIDATES_PER_ROW, MIN_CANDIDATES)))
         embedder = library.embedder
         field = library.field_words(question)
     return evidence_table(question, hits, embedder, ctx.settings.min_relevance, rows, field)

@@ -60,7 +60,7 @@ def ask(
     settings = ctx.settings
     question = request.query.strip()
     with ctx.reader() as library:
-        hits = library.search(request)
+        hits = library.search_readable(request)
         embedder = library.embedder
         field = library.field_words(question)
     if model is None:
@@ -91,7 +91,7 @@ def summarize(
     with ctx.reader() as library:
         query = (request.query or "").strip()
         if query:
-            hits = library.search(SearchRequest(query, request.max_papers, lists=request.lists))
+            hits = library.search_readable(SearchRequest(query, request.max_papers, lists=request.lists))
             papers = [h.evidence() for h in hits if is_evidence(h, query, settings.min_relevance)]
             if not papers:
                 answer = refusal(query, hits)
