@@ -94,6 +94,7 @@ ABBREVIATIONS = frozenset(
         "ref", "refs", "no", "nos", "vol", "vols", "p", "pp", "thm", "lem", "def", "prop", "cor", "alg", "app", "appx",
         "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "inc", "ltd", "dept", "univ", "ed", "eds",
         "exp", "exps", "expt", "expts", "suppl", "supp",  # "In Exp. 2, ...", "Suppl. Fig. 3"
+        "sp", "spp", "subsp", "var", "cv",  # taxa: "Shigella spp. (27%)", "Giardia sp. and", "var. italica"
     }
 )  # fmt: skip
 # An initial (J. Smith) or letters with stops (e.g., U.S.); a lone lower-case letter ends sentences ("set x.").

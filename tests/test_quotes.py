@@ -193,6 +193,19 @@ def test_an_experiment_or_supplement_abbreviation_does_not_end_a_sentence() -> N
     ]
 
 
+def test_a_taxon_abbreviation_does_not_end_a_sentence() -> None:
+    # A quote began "(27%)) while reported 7-day diarrhoea prevalence was 6%": cut after "Shigella spp.".
+    text = (
+        "Enteric pathogen prevalence was high (88% had one, most commonly Giardia spp. (40%) and Shigella spp. "
+        "(27%)) while diarrhoea prevalence was 6%. Many children were stunted (26%)."
+    )
+    assert _sentences_of(text) == [
+        "Enteric pathogen prevalence was high (88% had one, most commonly Giardia spp. (40%) and Shigella spp. "
+        "(27%)) while diarrhoea prevalence was 6%.",
+        "Many children were stunted (26%).",
+    ]
+
+
 def test_asked_what_is_known_a_trial_registration_comes_after_papers_that_report() -> None:
     protocol = Paper(
         "r", "Chlorination will be tested in 40 villages to reduce diarrhoea.", title="Chlorination trial",
