@@ -8,7 +8,7 @@ from conftest import MODEL_DIR, needs_model
 
 from rag.check import AnswerMode
 from rag.embed import OnnxMiniLM, model_files_dir
-from rag.records import Hit, Paper
+from rag.records import Hit, Paper, Passage
 from rag.writing import extractive_answer, leans_back, self_standing
 from rag.writing.evidence_sentences import (
     HitSentences,
@@ -217,3 +217,59 @@ def test_asked_what_is_known_a_trial_registration_comes_after_papers_that_report
     for row in rows:
         row.finding = [0.9]  # the question asks for findings
     assert [q.hit.paper.id for q in choose_quotes(rows)] == ["t", "r"]
+
+
+def test_asked_what_was_found_a_registration_or_a_plan_does_not_answer() -> None:
+    protocol = Paper(
+        "r", "Chlorination will be tested in 40 villages to reduce diarrhoea.", title="Chlorination trial",
+        authors=["NCT04736615"], year=2021, venue="https://clinicaltrials.gov/show/NCT04736615",
+    )  # fmt: skip
+    plan = Paper(
+        "p", "The trial will install chlorinators at shared taps to reduce diarrhoea.", title="Taps", year=2022
+    )
+    trial = Paper("t", "Chlorination reduced diarrhoea by 23% in children.", title="Chlorination", year=2020)
+    rows = [_row(protocol, 1, [0]), _row(plan, 2, [0]), _row(trial, 3, [0])]
+    for row in rows:
+        row.finding, row.needs_finding = [0.9], True  # read as a finding, as the model reads a last sentence
+    assert [q.hit.paper.id for q in choose_quotes(rows)] == ["t"]
+    for row in rows:
+        row.needs_finding = False  # "Which trials test chlorination?": any work answers
+    assert [q.hit.paper.id for q in choose_quotes(rows)] == ["p", "t", "r"]
+
+
+def test_asked_what_was_found_a_paper_is_quoted_by_what_it_found_not_by_what_it_will_do() -> None:
+    # The full text's "we will consider ..." matched best; the abstract states the result.
+    paper = Paper(
+        "b",
+        "Backstepping is a recursive design for nonlinear systems. We show that a locally optimal LQ controller is "
+        "the value function of an inverse optimal problem.",
+        title="Uniting local and global controllers",
+    )
+    passage = Passage(
+        2,
+        "In a second part of this paper, we will consider the case in which the prescribed local behaviour is a "
+        "locally optimal LQ controller related to inverse optimality.",
+        page=2,
+    )
+    row = sentence_table(
+        "How is a locally optimal LQ controller related to inverse optimality?",
+        [Hit(paper, 1, 1.0, passage=passage)],
+        None,
+    )[0]
+    assert row.ranked[0] == 2, "the plan matches best"
+    assert [row.sentences[i] for i in row.quoted] == [
+        "We show that a locally optimal LQ controller is the value function of an inverse optimal problem."
+    ]
+
+
+def test_only_a_question_on_what_was_found_needs_a_finding() -> None:
+    hit = Hit(Paper("t", "Chlorination reduced diarrhoea by 23% in children.", title="Chlorination"), 1, 1.0)
+    asked = {
+        "What share of households treat their drinking water?": True,
+        "Does chlorination reduce diarrhoea?": True,
+        "Which trials test chlorination in schools?": False,
+        "Which works study household water treatment?": False,
+        "How do chlorinators work?": False,
+    }
+    for question, needs in asked.items():
+        assert sentence_table(question, [hit], None)[0].needs_finding is needs, question

@@ -127,6 +127,27 @@ def test_what_a_paper_did_to_find_something_is_its_method() -> None:
     assert sentence_roles(used)[3] is Role.METHOD, "what was used, said in the passive, wherever it sits"
 
 
+def test_what_the_work_will_do_is_a_plan_wherever_it_sits() -> None:
+    background = [
+        "At least 1.8 billion people use a source of drinking water that is faecally contaminated.",
+        "Diseases related to contaminated drinking water place a major burden on human health.",
+    ]
+    for plan in (
+        "The project will provide information about how well the different filters are working in households.",
+        "A total of 120 participants will be included in the study.",
+        "In this review, we will discuss newer therapies targeting liver disease.",
+        "This trial will yield valuable information on the benefits of home-based interventions.",
+    ):
+        assert sentence_roles([*background, plan])[2] is Role.METHOD, plan
+    for finding in (
+        "Most patients believe that they will never be free of the infection.",
+        "Models project that mean temperatures will rise by 2 degrees by 2100.",
+    ):
+        assert sentence_roles([*background, finding])[2] is not Role.METHOD, finding
+    labelled = [*background, "CONCLUSIONS: The results of the trial will be used to assess generalizability."]
+    assert sentence_roles(labelled)[2] is Role.CONCLUSION, "a structured abstract's label still decides"
+
+
 def test_the_shipped_model_is_small_and_says_what_it_was_fitted_on() -> None:
     assert MODEL_FILE.stat().st_size < MAX_MODEL_BYTES
     fitted_on = json.loads(MODEL_FILE.read_text())["fitted_on"]

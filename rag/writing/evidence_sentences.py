@@ -20,7 +20,7 @@ from rag.check import support_model
 from rag.check.markers import CITATION_GROUP
 from rag.check.screen import no_news_terms
 from rag.check.support_model import load_support_model
-from rag.corpus.roles import findings_share, strip_label
+from rag.corpus.roles import findings_share, is_plan, strip_label
 from rag.embed.types import Embedder
 from rag.records import Hit, Paper
 from rag.text import split_prose, term_coverage, tokenize, unglue
@@ -219,6 +219,13 @@ class HitSentences:
     coverage: list[float] | None = None
     # Per abstract sentence: the probability that it reports a finding (a result or conclusion: rag.corpus.roles).
     finding: list[float] | None = None
+    # The question asks what is known, not which works there are: a trial's registration, or a quote of what a
+    # work will do ("Outcomes will include ..."), does not answer it.
+    needs_finding: bool = False
+
+    @property
+    def quotes_a_plan(self) -> bool:
+        return all(is_plan(self.sentences[i]) for i in self.quoted)
 
     @property
     def quote_text(self) -> str:
@@ -306,7 +313,11 @@ def sentence_table(
             row.quoted = self_standing(sentences, [closest], abstract)
         if findings or (findings is None and asks_for_findings(question)):
             row.finding = [float(p) for p in findings_share(_sentences_of(hit.paper.text, labelled=True))]
+            row.needs_finding = asks_for_findings(question) and not _ASKS_FOR_WORKS.search(question)
             prefer_findings(row, question)
+            if row.needs_finding and row.quotes_a_plan:  # what the work will do: its next best sentence instead
+                done = [i for i in row.ranked if not is_plan(sentences[i])]
+                row.quoted = self_standing(sentences, done[:1], abstract) if done else row.quoted
         table.append(row)
     return table
 
@@ -391,6 +402,13 @@ _ASKS_HOW = re.compile(
     r"differ|compar|relat|associat|perform|improv|reduc|increas))|what (?:\w+ )?(?:methods?|techniques?|"
     r"approach(?:es)?|tools?|algorithms?|datasets?|data|instruments?|measures?|software|definitions?)\b|which "
     r"(?:\w+ )?(?:methods?|techniques?|approach(?:es)?|tools?|algorithms?|datasets?|instruments?|software)\b)",
+    re.IGNORECASE,
+)
+# ...and one asking which works there are ("Which trials test ...", "Which textbooks cover ...") is answered by a
+# work that reports nothing yet.
+_ASKS_FOR_WORKS = re.compile(
+    r"^\s*(?:which|what) (?:[\w-]+ ){0,3}?(?:works?|papers?|stud(?:y|ies)|articles?|books?|textbooks?|trials?|"
+    r"reviews?|protocols?|projects?|models?)\b",
     re.IGNORECASE,
 )
 _QUESTION = re.compile(r"\?\s*$|^\s*(?:what|which|who|whether|how|does|do|did|is|are|was|were|can|when|why)\b", re.I)

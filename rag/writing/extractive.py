@@ -142,13 +142,14 @@ def choose_quotes(table: Sequence[HitSentences], limit: int = MAX_ANSWER_SENTENC
     quote says what one chosen already says (a duplicate record of one text, a preprint and its published version)
     is that quote's twin (``twins``); without twins (a table's row per paper) only a quote of the very same
     sentence is left out."""
+    # A trial's registration holds its protocol, no findings: asked what is known, papers that report come first;
+    # asked what was found (not which works there are), it does not answer, nor does a quote of a work's plan.
+    protocols = {row.hit.paper.id for row in table if row.finding is not None and trial_registration(row.hit.paper)}
     quotes = [
         Quote(row.hit, [row.sentences[i] for i in row.quoted], max(row.match) + RANK_PRIOR_WEIGHT / row.hit.rank)
         for row in table
-        if row.answers()
+        if row.answers() and not (row.needs_finding and (row.hit.paper.id in protocols or row.quotes_a_plan))
     ]
-    # A trial's registration holds its protocol, no findings: asked what is known, papers that report come first.
-    protocols = {row.hit.paper.id for row in table if row.finding is not None and trial_registration(row.hit.paper)}
     quotes.sort(key=lambda q: (q.hit.paper.id in protocols, -q.rank_score))
     chosen: list[Quote] = []
     for quote in quotes:
