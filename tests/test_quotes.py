@@ -14,10 +14,10 @@ from rag.writing.evidence_sentences import (
     HitSentences,
     _sentences_of,
     names_the_opposite,
-    points_back_inside,
     sentence_table,
 )
 from rag.writing.extractive import choose_quotes, quoted_answer
+from rag.writing.standing_alone import points_back_inside
 
 MAPREDUCE = Paper(
     "mr",

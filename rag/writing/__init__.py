@@ -13,9 +13,7 @@ from rag.faces import face_attribute, face_of
 
 if TYPE_CHECKING:  # the package's face, one list: what other packages, scripts and tests import from it
     from rag.writing.evidence_sentences import is_evidence as is_evidence
-    from rag.writing.evidence_sentences import leans_back as leans_back
     from rag.writing.evidence_sentences import related_without_abstract as related_without_abstract
-    from rag.writing.evidence_sentences import self_standing as self_standing
     from rag.writing.extractive import extractive_answer as extractive_answer
     from rag.writing.extractive import refusal as refusal
     from rag.writing.extractive_draft import prose_or_outline as prose_or_outline
@@ -28,6 +26,8 @@ if TYPE_CHECKING:  # the package's face, one list: what other packages, scripts 
     from rag.writing.outline import THEMES_PER_SQRT_HALF as THEMES_PER_SQRT_HALF
     from rag.writing.outline import group_papers as group_papers
     from rag.writing.outline import theme_names as theme_names
+    from rag.writing.standing_alone import leans_back as leans_back
+    from rag.writing.standing_alone import self_standing as self_standing
     from rag.writing.voice import Voice as Voice
     from rag.writing.voice import in_text_label as in_text_label
     from rag.writing.voice import third_person as third_person

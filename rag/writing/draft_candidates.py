@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from rag.corpus.roles import strip_label, tells_of_the_work
 from rag.records import Paper
 from rag.text import term_coverage, unglue
-from rag.writing.evidence_sentences import FINDING_AT, HitSentences, defuse_citations, leans_back, states_nothing
+from rag.writing.evidence_sentences import FINDING_AT, HitSentences, defuse_citations, states_nothing
+from rag.writing.standing_alone import leans_back
 from rag.writing.voice import Turned, Voice, aim_fragment, quoted, turn
 
 # Sentences of a paper offered to the check, best first: the selector's top ones for the topic, each place
