@@ -90,3 +90,24 @@ def test_a_short_sentence_reversing_the_result_it_restates_is_a_contradiction_in
     assert reversed_reading.aligned < 0.75 and MANUSCRIPT.reversals(reversed_reading)
     assert MANUSCRIPT.label(Support.EVIDENCE, reversed_reading) is Support.CONTRADICTED
     assert not MANUSCRIPT.reversals(read_against("MKP2 increases apoptosis.", cited))
+
+
+def test_a_risk_its_ratio_turns_the_other_way_is_a_contradiction_in_a_manuscript() -> None:
+    """No word of direction turned: the ratio's interval, wholly above 1, says the sentence's "decreases" is the
+    other way round; the same sentence with "increases", or a ratio whose interval spans 1, is no reversal."""
+    abstract = (
+        "Helicobacter pylori infection is common worldwide. We followed 5,000 adults for 15 years. "
+        "The estimated odds ratio for the risk of gastric cancer in those with a history of infection with "
+        "Helicobacter pylori was 2.77 (95% confidence interval 1.04 to 7.97)."
+    )
+    cited = [CitedText.of(Paper(id="p1", text=abstract, title="Helicobacter pylori and gastric cancer"))]
+    reading = read_against("Infection with Helicobacter pylori decreases the risk of gastric cancer.", cited)
+    assert [f.code for f in MANUSCRIPT.reversals(reading)] == ["reversed-ratio"]
+    assert MANUSCRIPT.label(Support.EVIDENCE, reading) is Support.CONTRADICTED
+    assert not MANUSCRIPT.reversals(
+        read_against("Infection with Helicobacter pylori increases the risk of gastric cancer.", cited)
+    )
+    spanning = [CitedText.of(Paper(id="p2", text=abstract.replace("1.04 to", "0.94 to"), title="H. pylori"))]
+    assert not MANUSCRIPT.reversals(
+        read_against("Infection with Helicobacter pylori decreases the risk of gastric cancer.", spanning)
+    )

@@ -1,8 +1,8 @@
 """The citation check's rules: each finds one kind of fact a sentence adds to, or changes in, the sources it
 cites (a number, a name, a population, design or model, a swap, a direction turned, a comparison turned, a
-word turned by its prefix, the other side, a denial added or dropped, two names given each other's roles), with
-its code, how it tells a reader, and the examples it must find and must pass. Text in, findings out: no
-model, no embedding, no index.
+word turned by its prefix, a risk its ratio turns the other way, the other side, a denial added or dropped,
+two names given each other's roles), with its code, how it tells a reader, and the examples it must find and
+must pass. Text in, findings out: no model, no embedding, no index.
 
 ``registry.RULES`` lists them and ``registry.run_rules`` is the one loop; ``facts``, ``name_facts``,
 ``alignment`` and ``polarity`` are what the rules read with (numbers, names, kinds; word-by-word alignment; negation and

@@ -281,7 +281,8 @@ class SourceFacts:
     numbers: NumberTable
     terms: frozenset[str]
     units: frozenset[Measured] = frozenset()
+    text: str = ""  # as written (a ratio's "OR" is no "or")
 
     @classmethod
     def of(cls, text: str) -> SourceFacts:
-        return cls(fold(text), NumberTable.of(text), frozenset(tokenize(text)), units_in(text))
+        return cls(fold(text), NumberTable.of(text), frozenset(tokenize(text)), units_in(text), text)

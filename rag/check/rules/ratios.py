@@ -1,0 +1,217 @@
+"""A risk turned the other way by its ratio: a sentence saying that something raises (or lowers, or does not
+change) the risk, odds, incidence or mortality of an outcome where the stretch it restates reports a ratio for
+it (odds, risk, hazard or rate ratio) whose confidence interval lies wholly on the other side of 1.
+
+"ADHD medications increase the risk of serious cardiovascular events" against "The rate ratio (RR) of serious
+cardiovascular events for current use vs nonuse of ADHD medications was 0.83 (95% CI, 0.72-0.96)": no word of
+direction is turned, the number says it. Read only where the sentence restates half of the stretch, and only
+where every ratio the stretch reports goes the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rag.check.rules.finding import Finding
+from rag.check.rules.polarity import DENIAL, DOWN, UP
+from rag.check.rules.rule import Comparison, Example, Rule, Stage
+from rag.text import split_sentences, tokenize
+
+CODE = "reversed-ratio"
+# What the ratio measures, as a sentence names it; a death outcome must be named as such by the source too.
+_RISK = re.compile(r"risks?|odds|hazards?|likelihood|chances?|incidences?|rates?|occurrences?|prevalences?")
+_DEATH = re.compile(r"mortality|deaths?")
+_SOURCE_DEATH = re.compile(r"\b(?:mortalit|death|died|dying|fatal)", re.IGNORECASE)
+# The word of direction stands at most this many words before the outcome ("increase the risk of", "increases
+# in-hospital mortality"); a denial at most this many before it ("does not increase the risk").
+DIRECTION_REACH = 3
+DENIAL_REACH = 4
+# The words after the word of risk that name the outcome ("risk of serious cardiovascular events").
+OUTCOME_WORDS = 5
+# The exposure's and the outcome's terms a sentence reporting the ratio holds at least this share of each.
+HELD = 0.5
+# No link at all, said outright ("is unrelated to anxiety prevalence", "was not associated with the risk").
+_NO_LINK = re.compile(
+    r"\b(?:unrelated to|not (?:\w+ )?(?:associated|linked|related|correlated) (?:with|to)|no (?:\w+ )?"
+    r"(?:association|link|relationship|correlation|effect) (?:with|on|between)|(?:does|do|did) not "
+    r"(?:affect|change|alter|influence))\b"
+)
+_RATIO = re.compile(
+    r"\b(?:a?ORs?|a?RRs?|a?HRs?|a?IRRs?|(?:odds|risk|hazard|rate|incidence rate)\s+ratios?|relative\s+risks?)\b"
+)
+# "95% CI", "95 % confidence interval(s)": dropped so that its 95 is not read as a bound.
+_CONFIDENCE = re.compile(r"\b9[059]\s?%\s?(?:CI|confidence intervals?)\b", re.IGNORECASE)
+# An estimate and its interval: "0.83 (CI, 0.72-0.96)", "2.77 (CI 1.04 to 7.97)", "0.73 [CI, 0.54 to 0.98]".
+_ESTIMATE = re.compile(
+    r"(?<![\d.])(\d*\.\d+|\d+)\s*[(\[,;:]?\s*(?:CI\b\s*[:,=]?\s*)?(\d*\.\d+|\d+)\s*(?:-|–|—|‐|to|,)\s*(\d*\.\d+|\d+)"
+    r"(?![\d.])"
+)
+_WORD = re.compile(r"[\w-]+")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a sentence says of a risk: its direction ("up", "down", "none"), the words saying so, and the words
+    naming the exposure (before them) and the outcome (after the word of risk)."""
+
+    direction: str
+    said: str
+    exposure: list[str]
+    outcome: list[str]
+    deaths: bool  # the outcome is mortality or death
+
+
+def claimed_direction(sentence: str) -> Claim | None:
+    """What ``sentence`` says of the risk it speaks of; None when it names no risk, rate or mortality with a
+    direction or an outright denial of a link."""
+    words = _WORD.findall(sentence.lower())
+    for at, word in enumerate(words):
+        if not (_RISK.fullmatch(word) or _DEATH.fullmatch(word)):
+            continue
+        turns = [
+            j for j in range(max(0, at - DIRECTION_REACH), at) if UP.fullmatch(words[j]) or DOWN.fullmatch(words[j])
+        ]
+        link = _NO_LINK.search(" ".join(words[:at]))
+        if turns:
+            start = turns[-1]
+            before = words[max(0, start - DENIAL_REACH) : start]
+            denied = any(DENIAL.fullmatch(w) for w in before) or bool(
+                _NO_LINK.search(" ".join([*before, words[start]]))
+            )
+            direction = "none" if denied else "up" if UP.fullmatch(words[start]) else "down"
+        elif link is not None:
+            start, direction = len(" ".join(words[:at])[: link.start()].split()), "none"
+        else:
+            continue
+        outcome = [w for w in words[start + 1 : at + 1 + OUTCOME_WORDS] if not _RISK.fullmatch(w)]
+        return Claim(direction, " ".join(words[start : at + 1]), words[:start], outcome, bool(_DEATH.fullmatch(word)))
+    return None
+
+
+def reported_direction(stretch: str) -> tuple[str, str] | None:
+    """("up" | "down", the estimate) when ``stretch`` reports ratios with intervals all wholly above 1 (or all
+    below), none the other way; None otherwise."""
+    ratio = _RATIO.search(stretch)
+    if ratio is None:
+        return None
+    text = _CONFIDENCE.sub("CI", stretch[ratio.start() :])
+    ups, downs, shown = 0, 0, ""
+    for match in _ESTIMATE.finditer(text):
+        estimate, low, high = (float(g) for g in match.groups())
+        if not 0 < low <= estimate <= high:
+            continue
+        shown = shown or match.group(0)
+        ups += estimate > 1 and low > 1
+        downs += estimate < 1 and high < 1
+        if (estimate > 1 and high < 1) or (estimate < 1 and low > 1):
+            return None
+    if ups and not downs:
+        return "up", shown
+    if downs and not ups:
+        return "down", shown
+    return None
+
+
+def _held(words: list[str], source_terms: set[str]) -> bool:
+    """Whether the source holds at least HELD of these words' terms (all of them when there are none)."""
+    terms = set(tokenize(" ".join(words)))
+    return not terms or len(terms & source_terms) >= HELD * len(terms)
+
+
+def _against(claimed: Claim, sentence: str) -> str | None:
+    """The estimate of ``sentence`` going against the claim, where it speaks of the claim's exposure and outcome;
+    "" where it goes the claim's way; None where it reports no ratio on them."""
+    reported = reported_direction(sentence)
+    if reported is None:
+        return None
+    terms = set(tokenize(sentence))
+    if not (_held(claimed.exposure, terms) and _held(claimed.outcome, terms)):
+        return None
+    if claimed.deaths and not _SOURCE_DEATH.search(sentence):
+        return None
+    direction, estimate = reported
+    return estimate if direction != claimed.direction else ""
+
+
+def find(c: Comparison) -> list[Finding]:
+    claimed = claimed_direction(c.sentence)
+    if claimed is None:
+        return []
+    readings = [
+        reading
+        for source in c.cited
+        for sentence in split_sentences(source.text)
+        if (reading := _against(claimed, sentence)) is not None
+    ]
+    # Every ratio on them the other way; one going the claim's way leaves it to the reader.
+    if readings and all(readings):
+        return [Finding(CODE, claimed.said, readings[0])]
+    return []
+
+
+def describe(finding: Finding, cited: str, other: str | None) -> str:
+    return f"says '{finding.said}' where {cited} reports a ratio of {finding.source_says}: the other way"
+
+
+RULE = Rule(
+    CODE,
+    reverses=True,
+    stage=Stage.ALIGNED,
+    find=find,
+    describe=describe,
+    must_find=(
+        Example(
+            "In young and middle-aged adults, current use of ADHD medications increases the risk of serious "
+            "cardiovascular events.",
+            "The multivariable-adjusted rate ratio (RR) of serious cardiovascular events for current use vs nonuse of "
+            "ADHD medications was 0.83 (95% CI, 0.72-0.96).",
+        ),
+        Example(
+            "Gastric infection with Helicobacter pylori decreases the risk of gastric cancer.",
+            "The estimated odds ratio for the risk of gastric cancer in those with a history of infection with H "
+            "pylori was 2.77 (95% confidence interval 1.04 to 7.97).",
+        ),
+        Example(
+            "Exposure to fine particulate matter is unrelated to the odds of high anxiety symptoms.",
+            "Exposure to fine particulate matter was associated with higher odds of high anxiety symptoms (odds ratio "
+            "1.12, 95% CI 1.06 to 1.19).",
+        ),
+        Example(
+            "Early screening for patent ductus arteriosus increases in-hospital mortality.",
+            "Infants exposed to early screening for patent ductus arteriosus had a lower in-hospital death rate "
+            "(14.2% vs 18.5%; OR, 0.73 [95% CI, 0.54 to 0.98]).",
+        ),
+    ),
+    must_pass=(
+        Example(  # the same way round
+            "Current use of ADHD medications lowers the risk of serious cardiovascular events.",
+            "The rate ratio (RR) of serious cardiovascular events for current use vs nonuse of ADHD medications was "
+            "0.83 (95% CI, 0.72-0.96).",
+        ),
+        Example(  # an interval across 1 says neither way
+            "Current use of ADHD medications increases the risk of serious cardiovascular events.",
+            "The rate ratio (RR) of serious cardiovascular events for current use of ADHD medications was 0.93 (95% "
+            "CI, 0.82-1.05).",
+        ),
+        Example(  # no link, and none reported
+            "Exposure to fine particulate matter is unrelated to the odds of high anxiety symptoms.",
+            "Exposure to fine particulate matter was not associated with the odds of high anxiety symptoms (odds "
+            "ratio 1.02, 95% CI 0.96 to 1.09).",
+        ),
+        Example(  # ratios both ways: which one the sentence means is not for a rule to guess
+            "Statin use increases the risk of diabetes.",
+            "For statin use the hazard ratio of diabetes was 1.21 (95% CI 1.10-1.33) in women and 0.82 (0.70-0.95) in "
+            "men.",
+        ),
+        Example(  # survival is not a risk: its ratio is another measure
+            "The new regimen improves survival of patients with advanced lung cancer.",
+            "The hazard ratio of death for patients with advanced lung cancer on the new regimen was 0.71 (95% CI "
+            "0.60-0.84), improving survival.",
+        ),
+        Example(  # a mean difference is no ratio
+            "Tricyclics reduce the rate of headache days.",
+            "Tricyclics reduced the rate of headache days (mean difference -1.29, 95% CI -2.18 to -0.39).",
+        ),
+    ),
+)
