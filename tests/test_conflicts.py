@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rag.check.policy import MANUSCRIPT, answer_label, conflict_of
-from rag.check.reading import CitedText, Reading, read_against
+from rag.check.reading import CitedText, Reading, describe, read_against
 from rag.check.scoring import SourceScore
 from rag.check.sentences import Support
 from rag.corpus.loader import load_paths
@@ -103,6 +103,10 @@ def test_a_risk_its_ratio_turns_the_other_way_is_a_contradiction_in_a_manuscript
     cited = [CitedText.of(Paper(id="p1", text=abstract, title="Helicobacter pylori and gastric cancer"))]
     reading = read_against("Infection with Helicobacter pylori decreases the risk of gastric cancer.", cited)
     assert [f.code for f in MANUSCRIPT.reversals(reading)] == ["reversed-ratio"]
+    assert (
+        describe(reading.findings, "[1]")
+        == "says 'decreases the risk' where [1] reports a ratio of 2.77 (1.04-7.97), wholly above 1"
+    )
     assert MANUSCRIPT.label(Support.EVIDENCE, reading) is Support.CONTRADICTED
     assert not MANUSCRIPT.reversals(
         read_against("Infection with Helicobacter pylori increases the risk of gastric cancer.", cited)

@@ -74,12 +74,10 @@ def claimed_direction(sentence: str) -> Claim | None:
         ]
         link = _NO_LINK.search(" ".join(words[:at]))
         if turns:
-            start = turns[-1]
-            before = words[max(0, start - DENIAL_REACH) : start]
-            denied = any(DENIAL.fullmatch(w) for w in before) or bool(
-                _NO_LINK.search(" ".join([*before, words[start]]))
-            )
-            direction = "none" if denied else "up" if UP.fullmatch(words[start]) else "down"
+            turn = start = turns[-1]
+            denials = [j for j in range(max(0, turn - DENIAL_REACH), turn) if DENIAL.fullmatch(words[j])]
+            start = denials[0] if denials else turn  # "not associated with a higher risk" is said whole
+            direction = "none" if denials else "up" if UP.fullmatch(words[turn]) else "down"
         elif link is not None:
             start, direction = len(" ".join(words[:at])[: link.start()].split()), "none"
         else:
@@ -101,7 +99,7 @@ def reported_direction(stretch: str) -> tuple[str, str] | None:
         estimate, low, high = (float(g) for g in match.groups())
         if not 0 < low <= estimate <= high:
             continue
-        shown = shown or match.group(0)
+        shown = shown or f"{match.group(1)} ({match.group(2)}-{match.group(3)})"
         ups += estimate > 1 and low > 1
         downs += estimate < 1 and high < 1
         if (estimate > 1 and high < 1) or (estimate < 1 and low > 1):
@@ -151,7 +149,9 @@ def find(c: Comparison) -> list[Finding]:
 
 
 def describe(finding: Finding, cited: str, other: str | None) -> str:
-    return f"says '{finding.said}' where {cited} reports a ratio of {finding.source_says}: the other way"
+    estimate = float((finding.source_says or "1").split()[0])
+    side = "above" if estimate > 1 else "below"
+    return f"says '{finding.said}' where {cited} reports a ratio of {finding.source_says}, wholly {side} 1"
 
 
 RULE = Rule(
@@ -179,8 +179,8 @@ RULE = Rule(
         ),
         Example(
             "Early screening for patent ductus arteriosus increases in-hospital mortality.",
-            "Infants exposed to early screening for patent ductus arteriosus had a lower in-hospital death rate "
-            "(14.2% vs 18.5%; OR, 0.73 [95% CI, 0.54 to 0.98]).",
+            "In infants exposed to early screening for patent ductus arteriosus, the odds ratio of in-hospital death "
+            "was 0.73 (95% CI, 0.54 to 0.98).",
         ),
     ),
     must_pass=(

@@ -62,6 +62,8 @@ def run_rules(comparison: Comparison, rules: Sequence[Rule] = RULES) -> list[Fin
     stated = sorted(unique, key=lambda f: folded.find(fold(f.said)))
     changed = [f for rule in rules if rule.stage is Stage.ALIGNED for f in rule.find(comparison)]
     changed = _cancel_double_flips(changed)
+    if any(f.code in (directions.CODE, denials.CODE) for f in changed):  # the words say it: the ratio need not
+        changed = [f for f in changed if f.code != ratios.CODE]
     swapped = {f.said for f in changed}
     return [f for f in stated if f.said not in swapped] + changed
 
