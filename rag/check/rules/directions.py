@@ -108,6 +108,15 @@ RULE = Rule(
             "Phage DNA concentrations rose during periods of high flow.",
             "Phage DNA concentrations were significantly lower during periods of high flow.",
         ),
+        Example(  # impeding for promoting, worsening for rescuing, deactivating for activating
+            "IFI16 impedes STING phosphorylation and translocation.",
+            "IFI16 interacts with STING to promote STING phosphorylation and translocation.",
+        ),
+        Example(
+            "Increasing microtubule acetylation worsens the axonal transport deficits of mutant LRRK2.",
+            "Increasing microtubule acetylation rescues the axonal transport deficits of mutant LRRK2.",
+        ),
+        Example("DUSP4 loss deactivates the Ras-ERK pathway.", "DUSP4 loss activates the Ras-ERK pathway."),
         Example(  # which part: the opposite end, the other subunit
             "High levels of Nos protein at the anterior pole of the embryo inhibit Hunchback translation.",
             "High levels of Nos protein at the posterior pole of the embryo inhibit Hunchback translation.",

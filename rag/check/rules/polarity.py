@@ -85,7 +85,12 @@ ALIGNED_ANTONYMS = _opposites(
     (r"greater", r"smaller|lower|less"),
     (r"elevat\w*", r"reduc\w*|lower\w*|decreas\w*"),
     (r"enhanc\w*|strengthen\w*", r"reduc\w*|attenuat\w*|diminish\w*|impair\w*|weaken\w*"),
-    (r"promot\w*|induc\w*|activat\w*|stimulat\w*|caus\w*", r"prevent\w*|inhibit\w*|suppress\w*|block\w*"),
+    (
+        r"promot\w*|induc\w*|activat\w*|stimulat\w*|caus\w*|encourag\w*|facilitat\w*",
+        r"prevent\w*|inhibit\w*|suppress\w*|block\w*|imped\w*|hinder\w*|hamper\w*|deactivat\w*|inactivat\w*",
+    ),
+    (r"rescu\w*|restor\w*|ameliorat\w*|alleviat\w*", r"worsen\w*|exacerbat\w*|aggravat\w*"),
+    (r"abundant|plentiful|expanded|enriched", r"scarce|depleted|sparse"),
     (r"maximum|maximal|most", r"minimum|minimal|least"),
     (r"strong\w*", r"weak\w*"),
     (r"success\w*", r"fail\w*"),
