@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from rag.check import judge
 from rag.embed import NEW_LIBRARY_VARIANT, build_name
 from rag.services import Context
 
@@ -87,6 +88,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model_cache: P
     monkeypatch.setenv("RAG_EMBED_MODEL_DIR", str(MODEL_DIR or empty))
     monkeypatch.chdir(tmp_path)  # no stray .env is read
     yield
+    judge.use_judge(True)  # a test that turned the judge off leaves it as a new process has it
 
 
 @pytest.fixture
