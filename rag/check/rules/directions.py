@@ -7,7 +7,7 @@ it moves is then read from the words around it."""
 from __future__ import annotations
 
 from rag.check.rules.finding import Finding, says_instead
-from rag.check.rules.polarity import DOWN, UP, direction, negated, opposed, words
+from rag.check.rules.polarity import DOWN, UP, agree, direction, negated, opposed, words
 from rag.check.rules.rule import MAX_SWAPPED_WORDS, Comparison, Edit, Example, Rule, Stage
 from rag.text import stem, stopwords
 
@@ -17,11 +17,15 @@ CODE = "reversed-direction"
 def _turned(edit: Edit) -> tuple[str, str] | None:
     """A word of direction of a substitution turned; or one of a word or two put in place of a few more, where it
     stands for the last of them ("delayed the" for "resulted in an accelerated"; not "inhibited" for "caused a
-    global inhibition of")."""
+    global inhibition of"), or for the first, its objects dropped ("encourages" for "inhibits prostate cancer
+    growth, metastasis and"), where no word after it goes the sentence's way."""
     if edit.substituted:
         return opposed(edit.said, edit.replaced)
     if edit.op == "replace" and len(edit.said) <= 2 and len(edit.replaced) <= 2 * MAX_SWAPPED_WORDS:
-        return opposed(edit.said, edit.replaced[-1:])
+        last = opposed(edit.said, edit.replaced[-1:])
+        if last is not None or agree(edit.said, edit.replaced[1:]):
+            return last
+        return opposed(edit.said, edit.replaced[:1])
     return None
 
 
@@ -141,6 +145,11 @@ RULE = Rule(
             "Giving an arginase inhibitor to recipient mice delayed the rejection of corneal grafts.",
             "Giving an arginase inhibitor to recipient mice resulted in an accelerated rejection of corneal grafts.",
         ),
+        Example(  # a word for the first of a few, its objects dropped
+            "Monoclonal antibody targeting of N-cadherin encourages castration resistance.",
+            "Monoclonal antibody targeting of N-cadherin inhibits prostate cancer growth, metastasis and castration "
+            "resistance.",
+        ),
         Example(  # which side
             "Word-retrieval deficits were tied to neural sites in the right temporal lobe.",
             "Word-retrieval deficits were tied to neural sites in the left temporal lobe.",
@@ -170,6 +179,10 @@ RULE = Rule(
             "Drug A raised heart rate and lowered blood pressure.",
         ),
         Example("Microbial biomass declined under warming.", "Warming reduced microbial biomass in the plots."),
+        Example(  # the first of a few words turned, but a later one goes the sentence's way
+            "Glucose deprivation inhibited protein synthesis in the cells.",
+            "Glucose deprivation caused a global inhibition of protein synthesis in the cells.",
+        ),
         Example(  # a denial turns the word: the denial rule's to read
             "Warming did not increase microbial biomass.", "Microbial biomass declined with warming."
         ),

@@ -229,3 +229,8 @@ def opposed(said: Sequence[str], replaced: Sequence[str]) -> tuple[str, str] | N
                 if (pair, 1 - side) in _opposite_sides(b) and (pair, side) not in _opposite_sides(b):
                     return a, b
     return None
+
+
+def agree(said: Sequence[str], replaced: Sequence[str]) -> bool:
+    """Whether a word of ``replaced`` goes the way of a word of ``said`` ("inhibition" beside "inhibited")."""
+    return any(_opposite_sides(a) & _opposite_sides(b) for a in said for b in replaced)
