@@ -76,13 +76,14 @@ def _content(word: str) -> bool:
 
 def _moved_the_other_way(c: Comparison) -> list[Finding]:
     """A word of direction of the sentence moving what the source's opposite word moves (SHARED_MOVED of the
-    words around each), where the source moves nothing the sentence's way: a source going both ways ("rose in
-    the first year and fell thereafter") is not read so."""
+    words around each), where the source moves none of those words the sentence's way: a source going both ways
+    on them ("rose in the first year and fell thereafter") is not read so; one moving something else the
+    sentence's way ("nerve activity is increased ... while pressure is maintained or reduced") is."""
     if not c.edits:  # the sentence restates nothing of the source closely enough
         return []
     source = _moves(c.restates)
     for said, sign, moved in _moves(c.sentence):
-        if any(other == sign for _, other, _ in source):
+        if any(other == sign and moved & its for _, other, its in source):
             continue
         turned = next(
             (word for word, other, its in source if other == -sign and len(moved & its) >= SHARED_MOVED), None
@@ -158,6 +159,16 @@ RULE = Rule(
             "Warming increased microbial biomass in the plots.",
             "Microbial biomass in the plots declined with warming.",
         ),
+        Example(  # the source moves something else the sentence's way
+            "Sympathetic nerve activity is reduced throughout normal pregnancy.",
+            "Muscle sympathetic nerve activity is increased during normotensive pregnancy while mean arterial pressure "
+            "is maintained or reduced.",
+        ),
+        Example(
+            "Pyridostatin encourages proliferation of homologous recombination-defective cells.",
+            "Pyridostatin reduces proliferation of homologous recombination-defective cells.",
+        ),
+        Example("Ca2+ cycling is a UCP1-dependent mechanism.", "Ca2+ cycling is a UCP1-independent mechanism."),
         Example(
             "Treatment with the compound decreased telomere fragility in BRCA2-deficient cells.",
             "In BRCA2-deficient cells, telomere fragility was raised by treatment with the compound.",

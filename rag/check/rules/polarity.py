@@ -84,7 +84,7 @@ ALIGNED_ANTONYMS = _opposites(
     (r"more", r"less|fewer"),
     (r"greater", r"smaller|lower|less"),
     (r"elevat\w*", r"reduc\w*|lower\w*|decreas\w*"),
-    (r"enhanc\w*|strengthen\w*", r"reduc\w*|attenuat\w*|diminish\w*|impair\w*|weaken\w*"),
+    (r"enhanc\w*|strengthen\w*|encourag\w*|promot\w*", r"reduc\w*|attenuat\w*|diminish\w*|impair\w*|weaken\w*"),
     (
         r"promot\w*|induc\w*|activat\w*|stimulat\w*|caus\w*|encourag\w*|facilitat\w*",
         r"prevent\w*|inhibit\w*|suppress\w*|block\w*|imped\w*|hinder\w*|hamper\w*|deactivat\w*|inactivat\w*",
@@ -221,14 +221,24 @@ def _opposite_sides(word: str) -> frozenset[tuple[int, int]]:
 
 
 def opposed(said: Sequence[str], replaced: Sequence[str]) -> tuple[str, str] | None:
-    """A word of ``said`` that is the opposite of a word of ``replaced`` (and not also said the other way):
-    (said word, replaced word), or None."""
+    """A word of ``said`` that is the opposite of a word of ``replaced`` (and not also said the other way), or
+    compounds alike but for opposite last parts ("UCP1-dependent", "UCP1-independent"): (said word, replaced
+    word), or None."""
     for a in said:
-        for pair, side in _opposite_sides(a):
-            for b in replaced:
-                if (pair, 1 - side) in _opposite_sides(b) and (pair, side) not in _opposite_sides(b):
+        for b in replaced:
+            x, y = _last_parts(a, b)
+            for pair, side in _opposite_sides(x):
+                if (pair, 1 - side) in _opposite_sides(y) and (pair, side) not in _opposite_sides(y):
                     return a, b
     return None
+
+
+def _last_parts(a: str, b: str) -> tuple[str, str]:
+    """The last parts of two compounds with the same first ones ("ucp1-dependent", "ucp1-independent"); else
+    the words."""
+    head_a, _, tail_a = a.rpartition("-")
+    head_b, _, tail_b = b.rpartition("-")
+    return (tail_a, tail_b) if head_a and head_a == head_b else (a, b)
 
 
 def agree(said: Sequence[str], replaced: Sequence[str]) -> bool:
