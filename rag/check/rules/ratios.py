@@ -44,8 +44,8 @@ _RATIO = re.compile(
 _CONFIDENCE = re.compile(r"\b9[059]\s?%\s?(?:CI|confidence intervals?)\b", re.IGNORECASE)
 # An estimate and its interval: "0.83 (CI, 0.72-0.96)", "2.77 (CI 1.04 to 7.97)", "0.73 [CI, 0.54 to 0.98]".
 _ESTIMATE = re.compile(
-    r"(?<![\d.])(\d*\.\d+|\d+)\s*[(\[,;:]?\s*(?:CI\b\s*[:,=]?\s*)?(\d*\.\d+|\d+)\s*(?:-|–|—|‐|to|,)\s*(\d*\.\d+|\d+)"
-    r"(?![\d.])"
+    r"(?<![\d.])(\d*\.\d+|\d+)(?![\d.])\s*[(\[,;:]?\s*(?:\(?CI\)?\s*[:,=]?\s*)?(\d*\.\d+|\d+)(?![\d.])\s*"
+    r"(?:-|–|—|‐|to|,)\s*(\d*\.\d+|\d+)(?![\d.])"
 )
 _WORD = re.compile(r"[\w-]+")
 
@@ -89,7 +89,9 @@ def claimed_direction(sentence: str) -> Claim | None:
 
 def reported_direction(stretch: str) -> tuple[str, str] | None:
     """("up" | "down", the estimate) when ``stretch`` reports ratios with intervals all wholly above 1 (or all
-    below), none the other way; None otherwise."""
+    below); None otherwise: one across 1 beside them is another outcome or group, and which one a sentence speaks
+    of is not for a rule to guess ("the odds of E. coli contamination were lower (OR 0.42, 0.24-0.74), but there
+    was no difference in the odds of reported diarrhea (OR 1.19, 0.74-1.90)")."""
     ratio = _RATIO.search(stretch)
     if ratio is None:
         return None
@@ -100,10 +102,10 @@ def reported_direction(stretch: str) -> tuple[str, str] | None:
         if not 0 < low <= estimate <= high:
             continue
         shown = shown or f"{match.group(1)} ({match.group(2)}-{match.group(3)})"
-        ups += estimate > 1 and low > 1
-        downs += estimate < 1 and high < 1
-        if (estimate > 1 and high < 1) or (estimate < 1 and low > 1):
+        if low <= 1 <= high:
             return None
+        ups += estimate > 1
+        downs += estimate < 1
     if ups and not downs:
         return "up", shown
     if downs and not ups:
@@ -198,6 +200,12 @@ RULE = Rule(
             "Exposure to fine particulate matter is unrelated to the odds of high anxiety symptoms.",
             "Exposure to fine particulate matter was not associated with the odds of high anxiety symptoms (odds "
             "ratio 1.02, 95% CI 0.96 to 1.09).",
+        ),
+        Example(  # one outcome's ratio beside another's across 1: which one the sentence means is not read
+            "The intervention did not change the odds of reported diarrhea in infants.",
+            "Compared with comparison households, the odds of E. coli contamination in stored water was lower for "
+            "intervention households (odds ratio [OR]: 0.42, 95% CI: 0.24, 0.74), but there was no difference in the "
+            "odds of reported diarrhea in infants (OR: 1.19, 95% CI: 0.74, 1.90).",
         ),
         Example(  # ratios both ways: which one the sentence means is not for a rule to guess
             "Statin use increases the risk of diabetes.",
