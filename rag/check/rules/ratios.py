@@ -1,11 +1,12 @@
 """A risk turned the other way by its ratio: a sentence saying that something raises (or lowers, or does not
-change) the risk, odds, incidence or mortality of an outcome where the stretch it restates reports a ratio for
-it (odds, risk, hazard or rate ratio) whose confidence interval lies wholly on the other side of 1.
+change) the risk, odds, incidence or mortality of an outcome where a cited sentence reports a ratio for it
+(odds, risk, hazard or rate ratio) whose confidence interval lies wholly on the other side of 1.
 
 "ADHD medications increase the risk of serious cardiovascular events" against "The rate ratio (RR) of serious
 cardiovascular events for current use vs nonuse of ADHD medications was 0.83 (95% CI, 0.72-0.96)": no word of
-direction is turned, the number says it. Read only where the sentence restates half of the stretch, and only
-where every ratio the stretch reports goes the same way.
+direction is turned, the number says it. Read in every sentence of the cited sources that reports a ratio and
+holds half of the terms of the sentence's exposure and of its outcome, and only where every ratio such a
+sentence reports lies on the same side of 1.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from rag.check.rules.finding import Finding
-from rag.check.rules.polarity import DENIAL, DOWN, UP
+from rag.check.rules.polarity import DENIAL, DOWN, UP, words
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
 from rag.text import split_sentences, tokenize
 
@@ -47,7 +48,6 @@ _ESTIMATE = re.compile(
     r"(?<![\d.])(\d*\.\d+|\d+)(?![\d.])\s*[(\[,;:]?\s*(?:\(?CI\)?\s*[:,=]?\s*)?(\d*\.\d+|\d+)(?![\d.])\s*"
     r"(?:-|–|—|‐|to|,)\s*(\d*\.\d+|\d+)(?![\d.])"
 )
-_WORD = re.compile(r"[\w-]+")
 
 
 @dataclass(frozen=True)
@@ -65,25 +65,23 @@ class Claim:
 def claimed_direction(sentence: str) -> Claim | None:
     """What ``sentence`` says of the risk it speaks of; None when it names no risk, rate or mortality with a
     direction or an outright denial of a link."""
-    words = _WORD.findall(sentence.lower())
-    for at, word in enumerate(words):
+    said = words(sentence)
+    for at, word in enumerate(said):
         if not (_RISK.fullmatch(word) or _DEATH.fullmatch(word)):
             continue
-        turns = [
-            j for j in range(max(0, at - DIRECTION_REACH), at) if UP.fullmatch(words[j]) or DOWN.fullmatch(words[j])
-        ]
-        link = _NO_LINK.search(" ".join(words[:at]))
+        turns = [j for j in range(max(0, at - DIRECTION_REACH), at) if UP.fullmatch(said[j]) or DOWN.fullmatch(said[j])]
         if turns:
-            turn = start = turns[-1]
-            denials = [j for j in range(max(0, turn - DENIAL_REACH), turn) if DENIAL.fullmatch(words[j])]
+            turn = turns[-1]
+            denials = [j for j in range(max(0, turn - DENIAL_REACH), turn) if DENIAL.fullmatch(said[j])]
             start = denials[0] if denials else turn  # "not associated with a higher risk" is said whole
-            direction = "none" if denials else "up" if UP.fullmatch(words[turn]) else "down"
-        elif link is not None:
-            start, direction = len(" ".join(words[:at])[: link.start()].split()), "none"
+            direction = "none" if denials else "up" if UP.fullmatch(said[turn]) else "down"
+        elif (link := _NO_LINK.search(" ".join(said[:at]))) is not None:
+            turn = start = len(" ".join(said[:at])[: link.start()].split())
+            direction = "none"
         else:
             continue
-        outcome = [w for w in words[start + 1 : at + 1 + OUTCOME_WORDS] if not _RISK.fullmatch(w)]
-        return Claim(direction, " ".join(words[start : at + 1]), words[:start], outcome, bool(_DEATH.fullmatch(word)))
+        outcome = [w for w in said[turn + 1 : at + 1 + OUTCOME_WORDS] if not _RISK.fullmatch(w)]
+        return Claim(direction, " ".join(said[start : at + 1]), said[:start], outcome, bool(_DEATH.fullmatch(word)))
     return None
 
 
@@ -178,6 +176,11 @@ RULE = Rule(
             "Exposure to fine particulate matter is unrelated to the odds of high anxiety symptoms.",
             "Exposure to fine particulate matter was associated with higher odds of high anxiety symptoms (odds ratio "
             "1.12, 95% CI 1.06 to 1.19).",
+        ),
+        Example(  # a denial written with "n't"
+            "Hearing impairment doesn't raise the odds of dementia in older adults.",
+            "In a cohort of older adults, the odds ratio of dementia for hearing impairment was 1.46 (95% CI "
+            "1.20-1.78).",
         ),
         Example(
             "Early screening for patent ductus arteriosus increases in-hospital mortality.",
