@@ -192,6 +192,9 @@ def sentence_table(
     table, start = [], 0
     terms = list(dict.fromkeys(tokenize(question)))
     idf = load_support_model().idf
+    asks_findings = asks_for_findings(question)
+    findings_first = findings or (findings is None and asks_findings)
+    needs_finding = asks_findings and not _ASKS_FOR_WORKS.search(question)
     for (hit, sentences, abstract), read in zip(per_hit, readable, strict=True):
         own = vectors[start : start + len(sentences)] if vectors is not None else None
         start += len(sentences)
@@ -218,9 +221,9 @@ def sentence_table(
         if not row.answers() or coverage[closest] > max(coverage[i] for i in row.quoted) + FOCUS_MARGIN:
             # The selector's pick does not answer, or another sentence speaks to what is asked far more.
             row.quoted = self_standing(sentences, [closest], abstract)
-        if findings or (findings is None and asks_for_findings(question)):
+        if findings_first:
             row.finding = [float(p) for p in findings_share(_sentences_of(hit.paper.text, labelled=True))]
-            row.needs_finding = asks_for_findings(question) and not _ASKS_FOR_WORKS.search(question)
+            row.needs_finding = needs_finding
             prefer_findings(row, question)
             if row.needs_finding and row.quotes_a_plan:  # what the work will do: its next best sentence instead
                 done = [i for i in row.ranked if not is_plan(sentences[i])]
