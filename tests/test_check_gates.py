@@ -11,7 +11,7 @@ import pytest
 from conftest import needs_model
 from test_check import BIB
 
-from rag.check.citing_forms import generic_sentence, own_method
+from rag.check.citing_forms import generic_sentence, own_method, tells_a_gap
 from rag.check.manuscript import ManuscriptChecker
 from rag.check.paper_fit import FitModel, load_fit_model, textbook
 from rag.check.scoring import SourceScore
@@ -21,6 +21,7 @@ from rag.check.verdicts import (
     NONE_FIT,
     SAID_OF_IT,
     SAYS_OTHERWISE,
+    STATES_OPPOSITE,
     UNREADABLE_ENTRY,
     UNRELATED,
     CitationCheck,
@@ -285,6 +286,42 @@ def test_a_sentence_leading_into_an_equation_is_never_read_as_said_otherwise() -
     assert judged_reversal("The Gaussian NLL loss is defined by (negative log likelihood)", sure, model) == ""
 
 
+@pytest.mark.parametrize(
+    ("sentence", "gap"),
+    [
+        ("There is comparatively less work comparing human and artificial agents across multiple tasks.", True),
+        ("However, the same has yet to be demonstrated for the Drosophila ortholog.", True),
+        ("Little is known about how nurse cells are specified.", True),
+        ("Few studies have examined resting-state data in gamers.", True),
+        ("The mechanism of abscission remains poorly understood.", True),
+        ("Their interaction has not been systematically studied.", True),
+        ("No previous study has compared the two simulators.", True),
+        ("Limited research has addressed transfer to real robots.", True),
+        # claims, which a source's findings may say otherwise of
+        ("The new controller requires less work than the old one.", False),
+        ("There is no difference in hippocampal volume between the groups.", False),
+        ("There is little doubt that action video games improve attention.", False),
+        ("Training has not been shown to reduce mortality.", False),
+        ("There was no effect of training on working memory.", False),
+    ],
+)
+def test_what_research_has_yet_to_do_is_told_by_its_sentence(sentence: str, gap: bool) -> None:
+    assert tells_a_gap(sentence) is gap
+
+
+def test_the_judge_never_says_otherwise_of_what_research_has_yet_to_do() -> None:
+    """A sentence saying "there is comparatively less work comparing" agents is a claim about the literature: a
+    real thesis's citation of a paper on networks learning many tasks was flagged as contradicted by it."""
+    model = replace(shipped(), contradicted_at=0.5)
+    passage = "Networks showed mixed task selectivity after learning multiple tasks like human and artificial agents."
+    read = SourceScore(0.1, Support.UNSUPPORTED, 0, passage, stated=0.05, contradicted=0.9, passage=passage)
+    gap = "There is comparatively less work comparing human and artificial agents across multiple tasks."
+    claim = "Human and artificial agents never learn multiple tasks."
+    assert covered_by(gap, passage) >= SAID_OF_IT and covered_by(claim, passage) >= SAID_OF_IT
+    assert judged_reversal(gap, read, model) == ""
+    assert judged_reversal(claim, read, model) == SAYS_OTHERWISE
+
+
 def test_the_judge_says_otherwise_only_of_a_passage_on_what_the_sentence_says() -> None:
     """The judge reads "otherwise" into passages that share almost none of a sentence's terms (a real thesis's
     history of a method against the method's abstract): its reading stands only where the passage speaks of what
@@ -301,6 +338,21 @@ def test_the_judge_says_otherwise_only_of_a_passage_on_what_the_sentence_says() 
     assert covered_by(same, reversed_here) >= SAID_OF_IT
     assert judged_reversal(same, read, model) == SAYS_OTHERWISE
     assert judged_reversal(same, read, replace(model, contradicted_at=0.95)) == ""  # below its gate
+
+
+def test_a_title_naming_its_topic_never_states_the_opposite() -> None:
+    """The judge read "Translational Control in Germline Stem Cell Development" as stating the opposite of a real
+    thesis's "While scRNA-seq provides mRNA levels, it does not indicate if these mRNAs are translated": a title
+    naming what its paper is about asserts nothing; one asserting something, or the abstract's sentence, still may."""
+    sentence = "While scRNA-seq provides mRNA levels, it does not indicate if these mRNAs are translated."
+    title = "Translational Control in Germline Stem Cell Development"
+    read = SourceScore(0.1, Support.UNSUPPORTED, 0, "", stated=0.05, contradicted=0.2, opposite=f"{title}.")
+    assert judged_reversal(sentence, read, shipped()) == STATES_OPPOSITE, "the reading itself states it"
+    assert judged_reversal(sentence, read, shipped(), title=title) == ""
+    asserting = "scRNA-seq Indicates Which mRNAs Are Translated"
+    assert judged_reversal(sentence, replace(read, opposite=asserting), shipped(), title=asserting) == STATES_OPPOSITE
+    result = "Single-cell sequencing indicates which of these mRNAs are translated in germline stem cells."
+    assert judged_reversal(sentence, replace(read, opposite=result), shipped(), title=title) == STATES_OPPOSITE
 
 
 def test_the_judge_never_says_otherwise_by_a_title_alone() -> None:

@@ -61,6 +61,32 @@ _OWN_METHOD = re.compile(
 _SINGULAR_OWN = re.compile(r"\b(?:[Mm]y|me)\b|(?:^|[,;:]\s*|\b(?i:and|but|as|that|which|when|because|so)\s+)I\b")
 
 
+# What research has not done yet ("There is comparatively less work comparing ...", "the same has yet to be
+# demonstrated for the Drosophila ortholog", "little is known about ...", "remains poorly understood"): a claim
+# about the literature, which no cited paper's findings say otherwise of (the judge reads "otherwise" into it:
+# 2 of the 5 real citations it flagged as contradicted on six theses).
+_GAP = re.compile(
+    r"\b(?:little|less) is known\b|\bfew (?:\w+ )?(?:studies|works|papers|attempts)\b"
+    r"|\b(?:comparatively |relatively |very )?(?:little|less|limited) (?:\w+ )?(?:research|work|attention)"
+    r" (?:has|have|is|was|exists?|on|in|into|comparing|examining|addressing|studying)\b"
+    r"|\bthere (?:is|are|has been|have been) (?:comparatively |relatively |very )?(?:little|less|limited|few|no) "
+    r"(?:\w+ )?(?:research|work|works|studies|study|literature|attention)\b"
+    r"|\bno (?:previous |prior |published )?(?:study|studies|work|research) (?:has|have)\b"
+    r"|\b(?:has|have|had|is|are|remains?) (?:yet|still) to be\b"
+    r"|\bremains? (?:\w+ly )?(?:unclear|unknown|elusive|uncertain|unexplored|understudied|an open question|"
+    r"(?:poorly|largely|not (?:well|fully)) understood|to be (?:determined|elucidated|established|shown))\b"
+    r"|\b(?:has|have) (?:not|never|rarely|seldom) (?:yet )?(?:been )?(?:systematically |thoroughly |well |fully |"
+    r"directly )?(?:studied|explored|investigated|examined|addressed)\b",
+    re.IGNORECASE,
+)
+
+
+def tells_a_gap(sentence: str) -> bool:
+    """Whether the sentence tells what research has not done yet ("little is known", "has yet to be shown",
+    "remains unclear"): a claim about the literature, not one a source's findings could say otherwise of."""
+    return bool(_GAP.search(sentence))
+
+
 def leads_in(sentence: str) -> bool:
     """Whether the sentence leads into an equation or a list ("The KL-divergence is defined as"): what it says is
     in what follows, which the check does not read."""

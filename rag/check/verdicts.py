@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from rag.check.citing_forms import leads_in
+from rag.check.citing_forms import leads_in, tells_a_gap
 from rag.check.rules.polarity import denies, first_person
 from rag.check.sentences import Support
 from rag.manuscripts.citing import Cite, Context
@@ -155,9 +155,11 @@ def finding(check: CitationCheck) -> str:
 def judged_reversal(text: str, score: SourceScore, model: FitModel | None, title: str | None = None) -> str:
     """What the judge reads as reversed: the abstract stating the sentence's opposite (rag.check.rules.opposites),
     or saying otherwise surely enough (the model's ``contradicted_at``, calibrated on real theses; no model:
-    never) where it may (``may_say_otherwise``, the paper's ``title`` given); empty when neither."""
+    never) where it may (``may_say_otherwise``, the paper's ``title`` given); empty when neither. A title that only
+    names what its paper is about states no opposite either ("Translational Control in Germline Stem Cell
+    Development" read as stating that scRNA-seq does indicate which mRNAs are translated)."""
     if score.opposite:
-        return STATES_OPPOSITE
+        return "" if _only_names_its_topic(score.opposite, title) else STATES_OPPOSITE
     if model is None or score.contradicted is None or score.contradicted < model.contradicted_at:
         return ""
     return SAYS_OTHERWISE if may_say_otherwise(text, score, title) else ""
@@ -170,15 +172,22 @@ def may_say_otherwise(text: str, score: SourceScore, title: str | None = None) -
     vortex motion has previously proved successful in superfluid helium"), unless the title asserts something
     ("Rok1p Is a Putative RNA Helicase Required for rRNA Processing", "Brax – A Differentiable Physics Engine"),
     and speaks of what the sentence does (SAID_OF_IT of its terms), the sentence states
-    something (not a lead-in: "The loss is defined by"), and it is not a denial in the first person ("We were not
-    able to outperform [x]": it tells of the author's own work, into whose "not" the judge reads "otherwise")."""
-    if leads_in(text) or (denies(text) and first_person(text)):
+    something (not a lead-in: "The loss is defined by"; not what research has yet to do: "There is comparatively
+    less work comparing ...", a claim about the literature), and it is not a denial in the first person ("We were
+    not able to outperform [x]": it tells of the author's own work, into whose "not" the judge reads
+    "otherwise")."""
+    if leads_in(text) or tells_a_gap(text) or (denies(text) and first_person(text)):
         return False
-    if title and _bare(score.passage) == _bare(title) and not _asserts(title):
+    if _only_names_its_topic(score.passage, title):
         return False
     from rag.check.support_model import covered_by  # numpy: not on every command's start-up
 
     return covered_by(text, score.passage) >= SAID_OF_IT
+
+
+def _only_names_its_topic(passage: str, title: str | None) -> bool:
+    """Whether the ``passage`` read is the paper's ``title``, asserting nothing: what the paper is about."""
+    return bool(title) and _bare(passage) == _bare(title or "") and not _asserts(title or "")
 
 
 def _bare(text: str) -> str:
