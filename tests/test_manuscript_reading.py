@@ -339,6 +339,20 @@ def test_backslash_escapes_read_as_pandoc_prints_them() -> None:
     assert "5 'UTR" in texts(found)["gavis"]  # the escape is blanked: columns stay where the file has them
 
 
+def test_inline_code_naming_something_is_read_as_a_word_and_other_code_is_not() -> None:
+    """A real Quarto thesis's "use the `BART`, `GiftDelay`, `BalanceBeam` [@b], and `StimSSS` [@e] tasks" was read
+    (and shown in `rag check`'s report) as "use the,,, and tasks"; knitr's `r ...` and code with spaces stay out."""
+    found = read_pandoc(
+        "Use the `BART`, `GiftDelay` [@b], and `StimSSS` [@e] tasks.\n\n"
+        "We have `r nrow(d)` rows, summed by `sum(x + y)` [@k].\n",
+        "ch.qmd",
+    )
+    assert texts(found)["e"] == "Use the BART, GiftDelay, and StimSSS tasks."
+    assert texts(found)["k"] == "We have rows, summed by."
+    e = next(c for c in found.cites if c.key == "e")
+    assert (e.line, e.column) == (1, 50)  # where the file has it
+
+
 def test_an_unterminated_div_or_fence_is_a_warning_and_code_only_is_no_citation() -> None:
     found = read_pandoc("Text [@a].\n\n::: {.note}\nInside [@b].\n", "p.qmd")
     assert keys(found) == ["a", "b"]

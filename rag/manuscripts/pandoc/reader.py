@@ -55,6 +55,8 @@ _NOT_PROSE = re.compile(
     r"|^[ \t]*:{3,}[^\n]*$",  # fenced div lines (indented or not)
     re.DOTALL | re.MULTILINE,
 )
+# Inline code that names something (a task, a package, a function): one word of at most this many characters.
+_CODE_NAME = re.compile(r"[A-Za-z][\w.:+-]{0,39}(?:\(\))?")
 _LINK = re.compile(r"\[(?=[^\[\]\n]*\]\([^()\n]*\))|\]\([^()\n]*\)")
 _INLINE_MATH_DELIMITERS = re.compile(r"\$(?=\S)(?:[^$\\\n]|\\.)*?(?<=\S)\$(?!\d)")
 _QUOTE_MARKERS = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)
@@ -75,11 +77,21 @@ def _prose_only(text: str, file: str) -> tuple[str, Blocks]:
     spans = [(lines.start(first), lines.start(end) if end > first else len(text)) for first, end in structure.code]
     spans += [(lines.start(n), lines.start(n + 1) - 1 if n + 1 < len(text) else len(text)) for n in structure.markup]
     text = blank(text, spans)
-    text = blank(text, [m.span() for m in _NOT_PROSE.finditer(text)])
+    text = blank(text, [span for m in _NOT_PROSE.finditer(text) for span in _not_prose(m)])
     spans = [m.span() for m in _LINK.finditer(text)]
     for math in _INLINE_MATH_DELIMITERS.finditer(text):
         spans += [(math.start(), math.start() + 1), (math.end() - 1, math.end())]
     return blank(text, spans), structure
+
+
+def _not_prose(match: re.Match[str]) -> list[tuple[int, int]]:
+    """What of a _NOT_PROSE match is blanked: all of it, but of inline code naming something (`` `BART` ``,
+    `` `numpy` ``: one word, no code around it) only the backticks, the name being a word of the sentence ("use
+    the `BART` and `StimSSS` [@enkavi2019] tasks" read "use the,,, and tasks")."""
+    ticks = match.group("ticks")
+    if ticks is None or not _CODE_NAME.fullmatch(match.group()[len(ticks) : -len(ticks)]):
+        return [match.span()]
+    return [(match.start(), match.start() + len(ticks)), (match.end() - len(ticks), match.end())]
 
 
 def _key(match: re.Match[str]) -> str:
