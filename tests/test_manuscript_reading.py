@@ -45,6 +45,10 @@ def texts(found: Manuscript) -> dict[str, str]:
     return {cite.key: sentence.text for sentence in found.sentences for cite in sentence.cites}
 
 
+def readings(found: Manuscript) -> dict[str, str]:
+    return {cite.key: sentence.reading for sentence in found.sentences for cite in sentence.cites}
+
+
 def document(body: str, preamble: str = "") -> str:
     return f"\\documentclass{{report}}\n{preamble}\\begin{{document}}\n{body}\n\\end{{document}}\n"
 
@@ -331,6 +335,28 @@ def test_divs_chunks_tables_and_raw_latex_never_stop_the_reading() -> None:
     assert (d.line, d.column) == (22, 19)
     assert texts(found)["d"] == "Item A cell that spans lines."
     assert not found.warnings
+
+
+def test_a_list_item_going_on_from_the_sentence_before_its_list_is_read_after_it() -> None:
+    """A real thesis's "... is of interest for many areas of research, including:" then "\\item psychological
+    well-being, such as depression [x]" was judged alone, a phrase stating nothing, and flagged as contradicted:
+    the item is read after its lead-in (and shown as written). An item that is a sentence of its own, or a list
+    after a sentence not ending in a colon, is read alone."""
+    latex = document(
+        "Device use matters for many areas of research, including:\n\n"
+        "\\begin{itemize}\n\\item psychological well-being, such as depression~\\cite{a}.\n"
+        "\\item Screen time harms sleep~\\cite{b}.\n\\end{itemize}\n\n"
+        "Other work follows.\n\n\\begin{itemize}\n\\item attention span in adults~\\cite{c}.\n\\end{itemize}\n"
+    )
+    markdown = "Device use matters for many areas, including:\n\n- psychological well-being [@a]\n- sleep [@b]\n"
+    latex_read, markdown_read = read_latex(latex, "t.tex"), read_pandoc(markdown, "t.md")
+    for found in (latex_read, markdown_read):
+        assert texts(found)["a"].startswith("psychological well-being")
+        assert readings(found)["a"].startswith("Device use matters for many areas")
+        assert "including: psychological" in readings(found)["a"]
+    assert readings(latex_read)["b"] == "Screen time harms sleep."
+    assert readings(latex_read)["c"] == "attention span in adults."
+    assert readings(markdown_read)["b"].startswith("Device use matters")
 
 
 def test_backslash_escapes_read_as_pandoc_prints_them() -> None:

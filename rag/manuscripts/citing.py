@@ -66,13 +66,16 @@ class CitingSentence:
     text: str
     cites: list[Cite]
     context: Context = Context.PROSE
+    # A list item going on from the sentence that leads into its list ("... including:"): that sentence.
+    lead_in: str = ""
     # The manuscript's abbreviations (short form -> long form), wherever in it they are defined.
     defined: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def reading(self) -> str:
-        """The sentence as the check matches it: the short forms it uses spelled out (rag.abbreviations)."""
-        return with_long_forms(self.text, self.defined)
+        """The sentence as the check matches it: after its lead-in, if any, with the short forms it uses spelled
+        out (rag.abbreviations)."""
+        return with_long_forms(f"{self.lead_in} {self.text}" if self.lead_in else self.text, self.defined)
 
 
 @dataclass

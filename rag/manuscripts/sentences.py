@@ -48,11 +48,19 @@ def shown(sentence: str) -> str:
 
 
 def citing_sentences(prose: str, marks: Marks) -> list[CitingSentence]:
-    """Every sentence of ``prose`` that holds a citation mark, with the keys it cites."""
+    """Every sentence of ``prose`` that holds a citation mark, with the keys it cites; a list item going on from
+    the sentence before its list ("... of interest for many areas of research, including:" then "psychological
+    well-being, such as depression [x]") is read with that sentence as its ``lead_in``."""
     found = []
+    lead_in = ""
     for context, paragraph in paragraphs(prose):
-        for sentence in split_sentences(paragraph):
+        sentences = split_sentences(paragraph)
+        if context is not Context.LIST and context is not Context.FOOTNOTE:
+            lead_in = sentences[-1] if sentences and sentences[-1].rstrip().endswith(":") else ""
+        for index, sentence in enumerate(sentences):
             cites = marks.cites_in(sentence)
             if cites:
-                found.append(CitingSentence(shown(sentence), cites, context))
+                text = shown(sentence)
+                goes_on = context is Context.LIST and index == 0 and lead_in and text[:1].islower()
+                found.append(CitingSentence(text, cites, context, lead_in=shown(lead_in) if goes_on else ""))
     return found

@@ -271,13 +271,16 @@ def _bibliographies(tree: Tree, finder: Finder | None) -> tuple[list[Path], list
 def _uncited_blanked(text: str) -> str:
     """``text`` with each paragraph that cites nothing (and holds no glossary use, whose first use prints the
     long form) blanked, when it is whole on its own (braces and environments closed inside it): it can give
-    no citing sentence, and pylatexenc, which reads about 100 kB a second, need not read it."""
+    no citing sentence, and pylatexenc, which reads about 100 kB a second, need not read it. A paragraph
+    ending in a colon is kept: it leads into a list whose items go on from it; of one ending a sentence, its
+    full stop is kept, so that a list after it is not read as going on from a colon before it."""
     spans = []
     start = 0
     for end in [m.start() for m in _PARAGRAPH_BREAK.finditer(text)] + [len(text)]:
         chunk = text[start:end]
-        if not _NEEDED.search(chunk) and _whole(chunk):
-            spans.append((start, end))
+        if not _NEEDED.search(chunk) and _whole(chunk) and not chunk.rstrip().endswith(":"):
+            last = start + len(chunk.rstrip()) - 1
+            spans.append((start, last if chunk.rstrip().endswith((".", "!", "?")) else end))
         start = end
     return blank(text, spans)
 
