@@ -365,6 +365,23 @@ def test_backslash_escapes_read_as_pandoc_prints_them() -> None:
     assert "5 'UTR" in texts(found)["gavis"]  # the escape is blanked: columns stay where the file has them
 
 
+def test_a_citation_standing_for_its_authors_is_shown_as_written_and_read_around() -> None:
+    """A real thesis's "One such model is developed by \\citet{ryu2020} in 2020" was shown in `rag check`'s report
+    as "One such model is developed by in 2020", and "To study this, @west2018 found that ..." as "To study this,
+    found that ...". Both are shown as written now; the check still reads the sentence without the key."""
+    latex = read_latex(
+        document("One such model is developed by \\citet{ryu2020} in 2020. \\Textcite{a,b} show it \\cite{c}."), "t.tex"
+    )
+    assert [s.text for s in latex.sentences] == [
+        "One such model is developed by \\citet{ryu2020} in 2020.",
+        "\\Textcite{a,b} show it.",
+    ]
+    assert [s.reading for s in latex.sentences] == ["One such model is developed by in 2020.", "show it."]
+    markdown = read_pandoc("To study this, @west2018 [p. 3] found that games shrink it [@c].\n", "t.md")
+    assert texts(markdown)["west2018"] == "To study this, @west2018 found that games shrink it."
+    assert readings(markdown)["c"] == "To study this, found that games shrink it."
+
+
 def test_inline_code_naming_something_is_read_as_a_word_and_other_code_is_not() -> None:
     """A real Quarto thesis's "use the `BART`, `GiftDelay`, `BalanceBeam` [@b], and `StimSSS` [@e] tasks" was read
     (and shown in `rag check`'s report) as "use the,,, and tasks"; knitr's `r ...` and code with spaces stay out."""

@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
 from rag.abbreviations import with_long_forms
+from rag.manuscripts.tidy import tidied
 
 # A key Pandoc reads bare; any other needs braces: @{key}.
 _BARE_PANDOC_KEY = re.compile(r"\w(?:\w|[:.#$%&+?<>~/-](?=\w))*")
+# LaTeX citations that print their authors in the text ("\textcite{x} showed", natbib's "\citet{x} showed").
+IN_TEXT_COMMANDS = frozenset(
+    name + star
+    for base in ("textcite", "citet", "citeauthor", "textcites", "citealt")
+    for name in (base, base[0].upper() + base[1:])
+    for star in ("", "*")
+)
+# Such a citation as shown in a sentence (rag.manuscripts.sentences.shown): "\textcite{a,b}".
+_IN_TEXT_LATEX = re.compile(
+    r"\\(?:" + "|".join(re.escape(name) for name in sorted(IN_TEXT_COMMANDS, key=len, reverse=True)) + r")\{[^{}]*\}"
+)
 
 
 class Syntax(StrEnum):
@@ -35,6 +47,13 @@ class Cite:
     command: str = "cite"  # the LaTeX command, starred forms with their '*'
 
     @property
+    def in_text(self) -> bool:
+        """Whether the citation stands for its authors in the text ("@key found", "\\textcite{key} found")."""
+        return self.syntax is Syntax.PANDOC_IN_TEXT or (
+            self.syntax is Syntax.LATEX and self.command in IN_TEXT_COMMANDS
+        )
+
+    @property
     def written(self) -> str:
         """The citation as a reader would paste it: ``\\citep{key}``, ``[@key]``, ``@key``."""
         if self.syntax is Syntax.LATEX:
@@ -45,6 +64,14 @@ class Cite:
         if self.syntax is Syntax.PANDOC_BRACKETED:
             return f"[@{key}]"
         return f"@{key}"
+
+
+def written_in_text(cites: Sequence[Cite]) -> str:
+    """One citation standing for its authors in the text, as written: ``@key``, ``\\textcite{a,b}``."""
+    first = cites[0]
+    if first.syntax is Syntax.LATEX:
+        return f"\\{first.command}{{{','.join(cite.key for cite in cites)}}}"
+    return " ".join(cite.written for cite in cites)
 
 
 class Context(StrEnum):
@@ -75,7 +102,19 @@ class CitingSentence:
     def reading(self) -> str:
         """The sentence as the check matches it: after its lead-in, if any, with the short forms it uses spelled
         out (rag.abbreviations)."""
-        return with_long_forms(f"{self.lead_in} {self.text}" if self.lead_in else self.text, self.defined)
+        text = self._without_in_text_citations()
+        return with_long_forms(f"{self.lead_in} {text}" if self.lead_in else text, self.defined)
+
+    def _without_in_text_citations(self) -> str:
+        """The text without the citations standing for their authors, shown as written: the check reads the
+        sentence around them (a key's words are not the sentence's)."""
+        text = self.text
+        if any(cite.in_text and cite.syntax is Syntax.LATEX for cite in self.cites):
+            text = _IN_TEXT_LATEX.sub(" ", text)
+        for cite in self.cites:
+            if cite.syntax is Syntax.PANDOC_IN_TEXT:
+                text = text.replace(cite.written, " ")
+        return tidied(text) if text != self.text else text
 
 
 @dataclass

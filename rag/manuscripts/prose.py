@@ -71,6 +71,10 @@ class Marks:
         self.groups.append(list(cites))
         return chr(MARK_BASE + len(self.groups) - 1)
 
+    def group(self, mark: str) -> list[Cite]:
+        """The citations one mark stands for."""
+        return self.groups[ord(mark) - MARK_BASE]
+
     def cites_in(self, text: str) -> list[Cite]:
         """Every citation the marks in ``text`` stand for, in order: a key cited twice is there twice."""
         return [cite for char in text if is_mark(char) for cite in self.groups[ord(char) - MARK_BASE]]

@@ -9,17 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rag.manuscripts.citing import CitingSentence, Context
+from rag.manuscripts.citing import CitingSentence, Context, written_in_text
 from rag.manuscripts.prose import FOOTNOTE_CLOSE, FOOTNOTE_OPEN, Marks, context_of, is_mark
+from rag.manuscripts.tidy import tidied
 from rag.text import split_prose
 
 _MARK_CHARS = "\U000f0000-\U0010fffd"
 _PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
 _FOOTNOTE = re.compile(f"{FOOTNOTE_OPEN}([^{FOOTNOTE_OPEN}{FOOTNOTE_CLOSE}]*){FOOTNOTE_CLOSE}")
-_EMPTY_BRACKETS = re.compile(r"\(\s*[,;]?\s*\)|\[\s*[,;]?\s*\]")
-_SPACE_BEFORE = re.compile(r"\s+([.,;:!?)\]])(?![?!])")  # not before "??", LaTeX's unresolved reference
-_DOUBLE_STOP = re.compile(r"(?<!\.)\.\s+\.(?!\.)")  # "et al. \cite{x}." leaves "al. ."
-_SPACE_AFTER = re.compile(r"([(\[])\s+")
 
 
 def split_sentences(paragraph: str) -> list[str]:
@@ -39,12 +36,17 @@ def paragraphs(prose: str) -> Iterator[tuple[Context, str]]:
                 yield where, collapsed
 
 
-def shown(sentence: str) -> str:
-    """The sentence as checked and shown: citation marks removed, with the brackets and spaces they leave."""
-    text = "".join(char for char in sentence if not is_mark(char))
-    text = _DOUBLE_STOP.sub(".", _EMPTY_BRACKETS.sub("", " ".join(text.split())))
-    text = _SPACE_AFTER.sub(r"\1", _SPACE_BEFORE.sub(r"\1", text))
-    return text.strip().lstrip(",;: ").strip()
+def shown(sentence: str, marks: Marks | None = None) -> str:
+    """The sentence as shown: citation marks removed, with the brackets and spaces they leave, but (with the
+    ``marks``) a citation standing for its authors in the text written as the author wrote it ("To study this,
+    @west2018 found that ...", not "To study this, found that ..."); CitingSentence.reading takes it out again."""
+    kept = []
+    for char in sentence:
+        if not is_mark(char):
+            kept.append(char)
+        elif marks is not None and (cites := marks.group(char)) and all(cite.in_text for cite in cites):
+            kept.append(written_in_text(cites))
+    return tidied("".join(kept))
 
 
 def citing_sentences(prose: str, marks: Marks) -> list[CitingSentence]:
@@ -60,7 +62,7 @@ def citing_sentences(prose: str, marks: Marks) -> list[CitingSentence]:
         for index, sentence in enumerate(sentences):
             cites = marks.cites_in(sentence)
             if cites:
-                text = shown(sentence)
+                text = shown(sentence, marks)
                 goes_on = context is Context.LIST and index == 0 and lead_in and text[:1].islower()
                 found.append(CitingSentence(text, cites, context, lead_in=shown(lead_in) if goes_on else ""))
     return found
