@@ -187,7 +187,9 @@ def may_say_otherwise(text: str, score: SourceScore, title: str | None = None) -
 
 def _only_names_its_topic(passage: str, title: str | None) -> bool:
     """Whether the ``passage`` read is the paper's ``title``, asserting nothing: what the paper is about."""
-    return bool(title) and _bare(passage) == _bare(title or "") and not _asserts(title or "")
+    if not title:
+        return False
+    return _bare(passage) == _bare(title) and not _asserts(title)
 
 
 def _bare(text: str) -> str:

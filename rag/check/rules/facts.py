@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from rag.check.rules.kind_words import (
     ELEMENTS,
@@ -35,7 +35,7 @@ from rag.check.rules.kind_words import (
 )
 from rag.check.rules.polarity import words
 from rag.check.rules.units import Measured, number_value, units_in
-from rag.text import tokenize
+from rag.text import split_sentences, tokenize
 
 _RAISED_DOT = re.compile(r"(?<=\d)·(?=\d)")
 _OTHER_THOUSANDS = re.compile(r"(?<=\d)['’\u2009\u202f](?=\d{3}(?!\d))")
@@ -286,3 +286,8 @@ class SourceFacts:
     @classmethod
     def of(cls, text: str) -> SourceFacts:
         return cls(fold(text), NumberTable.of(text), frozenset(tokenize(text)), units_in(text), text)
+
+    @cached_property
+    def sentences(self) -> list[str]:
+        """The text's sentences, as written: split once, however many sentences are read against them."""
+        return split_sentences(self.text)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from rag.check.rules.finding import Finding
 from rag.check.rules.polarity import DENIAL, DOWN, UP, words
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
-from rag.text import split_sentences, tokenize
+from rag.text import tokenize
 
 CODE = "reversed-ratio"
 # What the ratio measures, as a sentence names it; a death outcome must be named as such by the source too.
@@ -139,7 +139,7 @@ def find(c: Comparison) -> list[Finding]:
     readings = [
         reading
         for source in c.cited
-        for sentence in split_sentences(source.text)
+        for sentence in source.sentences
         if (reading := _against(claimed, sentence)) is not None
     ]
     # Every ratio on them the other way; one going the claim's way leaves it to the reader.

@@ -278,9 +278,9 @@ def _uncited_blanked(text: str) -> str:
     start = 0
     for end in [m.start() for m in _PARAGRAPH_BREAK.finditer(text)] + [len(text)]:
         chunk = text[start:end]
-        if not _NEEDED.search(chunk) and _whole(chunk) and not chunk.rstrip().endswith(":"):
-            last = start + len(chunk.rstrip()) - 1
-            spans.append((start, last if chunk.rstrip().endswith((".", "!", "?")) else end))
+        written = chunk.rstrip()
+        if not _NEEDED.search(chunk) and _whole(chunk) and not written.endswith(":"):
+            spans.append((start, start + len(written) - 1 if written.endswith((".", "!", "?")) else end))
         start = end
     return blank(text, spans)
 
