@@ -355,6 +355,26 @@ def test_a_title_naming_its_topic_never_states_the_opposite() -> None:
     assert judged_reversal(sentence, replace(read, opposite=result), shipped(), title=title) == STATES_OPPOSITE
 
 
+@pytest.mark.parametrize(
+    ("title", "asserts"),
+    [
+        ("RANK Signals from CD4+3- Inducer Cells Regulate Development of Aire-Expressing Epithelial Cells", True),
+        ("Regional Differences in Brain Volume Predict the Acquisition of Skill", True),
+        ("Rok1p Is a Putative RNA Helicase Required for rRNA Processing", True),
+        ("Translational Control in Germline Stem Cell Development", False),  # "Control" is a noun here
+        ("Learning to Predict by the Methods of Temporal Differences", False),  # an infinitive
+        ("Vortex Photography in Liquid Helium", False),
+    ],
+)
+def test_a_title_after_a_plural_subject_asserts_too(title: str, asserts: bool) -> None:
+    """A SciFact claim's paper titled "RANK signals ... regulate development of Aire-expressing epithelial cells"
+    asserts what it found; read as naming only its topic, its opposite of "has no known association" was set
+    aside."""
+    sentence = "RANK signalling has no known association with development of Aire-expressing epithelial cells."
+    read = SourceScore(0.1, Support.UNSUPPORTED, 0, "", stated=0.05, contradicted=0.2, opposite=f"{title}.")
+    assert (judged_reversal(sentence, read, shipped(), title=title) == STATES_OPPOSITE) is asserts
+
+
 def test_the_judge_never_says_otherwise_by_a_title_alone() -> None:
     """A title names what a paper is about: the judge reads "otherwise" into it for a sentence saying more (a real
     thesis's tracer particles in superfluid helium, against "Vortex Photography in Liquid Helium")."""

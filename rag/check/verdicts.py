@@ -198,12 +198,14 @@ def _bare(text: str) -> str:
 
 # A title asserting something: a verb of its own ("Rok1p Is a Putative RNA Helicase", "... Controls Germline Stem
 # Cell Differentiation", "... does not improve ..."), or what its subject is ("Brax - A Differentiable Physics
-# Engine", "PyRoboLearn: A Python Framework ...").
+# Engine", "PyRoboLearn: A Python Framework ..."). After a plural subject the verb has no "s" ("RANK signals ...
+# regulate development of ..."): read so only where the word is no noun too ("Translational Control in ...") and
+# no infinitive ("Learning to Predict by the Methods of Temporal Differences").
 _ASSERTING_TITLE = re.compile(
     r"\b(?:is|are|was|were|does|do|did|has|have|can|cannot|may|might|not|no|"
-    r"(?:control|regulate|cause|predict|promote|inhibit|drive|determine|require|mediate|modulate|affect|enhance|"
-    r"reduce|improve|increase|decrease|impair|prevent|protect|suppress|induce|alter|link|underlie|explain|"
-    r"reveal|show|outperform)s)\b"
+    r"(?:control|cause|drive|affect|increase|decrease|link|show)s|"
+    r"(?<!\bto\s)(?:regulate|predict|promote|inhibit|determine|require|mediate|modulate|enhance|reduce|improve|impair|"
+    r"prevent|protect|suppress|induce|alter|underlie|explain|reveal|outperform)s?)\b"
     r"|^[^:–—]{1,60}(?::|\s[–—-])\s*(?:a|an|the)\s",
     re.IGNORECASE,
 )
