@@ -6,6 +6,7 @@ it moves is then read from the words around it."""
 
 from __future__ import annotations
 
+from rag.check.rules.alignment import aligned_share
 from rag.check.rules.finding import Finding, says_instead
 from rag.check.rules.polarity import DOWN, UP, agree, direction, negated, opposed, words
 from rag.check.rules.rule import MAX_SWAPPED_WORDS, Comparison, Edit, Example, Rule, Stage
@@ -40,9 +41,16 @@ SHARED_MOVED = 2
 # Words of direction whose sense is not an amount moved: a comparison ("more than"), a test result or a sign
 # ("positive"), a name ("induced pluripotent stem cells"), a mechanism whose step another word may undo.
 _NOT_MOVING = frozenset(
-    {"more", "less", "positive", "negative", "induced", "inducing", "induce", "protect", "protects", "protected"}
+    {"more", "less", "positive", "negative", "induced", "inducing", "induce", "induces"}
+    | {"protect", "protects", "protected", "protecting", "protection", "protective"}
     | {"block", "prevent", "loss", "gain"}
 )
+# The sentence is read against its source's word of direction where it shares this share of its content words
+# with the stretch it restates (the word-for-word rules need MIN_ALIGNED_SHARE): the words around the two words
+# of direction, shared, say what is moved. On SciFact's labelled pairs, 0.5 reads a reversal in 3 more
+# contradicted claims ("Antidepressants increase the severity of migraines" for "... effective in preventing
+# migraines") and in 1 more neither-nor one, none supported; lower finds no more.
+MOVED_ALIGNED_SHARE = 0.5
 # A denial this close before a word of direction (or right after it) turns it: such words are left to the
 # denial rule.
 _DENIED_WITHIN = 3
@@ -79,8 +87,8 @@ def _moved_the_other_way(c: Comparison) -> list[Finding]:
     words around each), where the source moves none of those words the sentence's way: a source going both ways
     on them ("rose in the first year and fell thereafter") is not read so; one moving something else the
     sentence's way ("nerve activity is increased ... while pressure is maintained or reduced") is."""
-    if not c.edits:  # the sentence restates nothing of the source closely enough
-        return []
+    if not c.restates or aligned_share(c.sentence, c.restates) < MOVED_ALIGNED_SHARE:
+        return []  # the sentence restates nothing of the source closely enough
     source = _moves(c.restates)
     for said, sign, moved in _moves(c.sentence):
         if any(other == sign and moved & its for _, other, its in source):
@@ -173,6 +181,10 @@ RULE = Rule(
             "Treatment with the compound decreased telomere fragility in BRCA2-deficient cells.",
             "In BRCA2-deficient cells, telomere fragility was raised by treatment with the compound.",
         ),
+        Example(  # restated loosely (MOVED_ALIGNED_SHARE), what is moved shared
+            "Taking regular daily aspirin for years increases the incidence of colorectal adenomas.",
+            "In this trial of 1,121 patients, daily aspirin lowered the incidence of colorectal adenomas by a third.",
+        ),
     ),
     must_pass=(
         Example("Caffeine intake was associated with shorter sleep duration.", SOURCE),
@@ -193,6 +205,11 @@ RULE = Rule(
         Example(  # the first of a few words turned, but a later one goes the sentence's way
             "Glucose deprivation inhibited protein synthesis in the cells.",
             "Glucose deprivation caused a global inhibition of protein synthesis in the cells.",
+        ),
+        Example(  # "protection" is what is induced, not a word of direction against "induces"
+            "Vaccinating the gut induces protection of rectal and vaginal mucosa.",
+            "Mucosal vaccination of the colon in mice conferred protection of rectal and vaginal mucosa against viral "
+            "challenge.",
         ),
         Example(  # a denial turns the word: the denial rule's to read
             "Warming did not increase microbial biomass.", "Microbial biomass declined with warming."
