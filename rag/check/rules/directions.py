@@ -45,18 +45,20 @@ _NOT_MOVING = frozenset(
     | {"protect", "protects", "protected", "protecting", "protection", "protective"}
     | {"block", "prevent", "loss", "gain"}
 )
-# The sentence is read against its source's word of direction where it shares this share of its content words
-# with the stretch it restates (the word-for-word rules need MIN_ALIGNED_SHARE): the words around the two words
-# of direction, shared, say what is moved. On SciFact's labelled pairs, 0.5 reads a reversal in 3 more
-# contradicted claims ("Antidepressants increase the severity of migraines" for "... effective in preventing
-# migraines") and in 1 more neither-nor one, none supported; lower finds no more.
+# The sentence is read against its source's words of direction where it shares this share of its content words
+# with the stretch it restates, or with any sentence of its source (the word-for-word rules need
+# MIN_ALIGNED_SHARE of the one stretch): the words around the two words of direction, shared, say what is moved.
+# On SciFact's labelled pairs, 0.5 reads a reversal in 4 more contradicted claims ("Antidepressants increase the
+# severity of migraines" for "... effective in preventing migraines"; "Radioiodine treatment ... increases
+# thyroid volume" for a result sentence reporting its reduction, the title sharing more words) and in 3 more
+# neither-nor ones, none supported; lower finds no more.
 MOVED_ALIGNED_SHARE = 0.5
 # A denial this close before a word of direction (or right after it) turns it: such words are left to the
 # denial rule.
 _DENIED_WITHIN = 3
 
 
-def _moves(text: str) -> list[tuple[str, int, frozenset[str]]]:
+def moves(text: str) -> list[tuple[str, int, frozenset[str]]]:
     """Each word of direction of ``text`` that no denial turns: the word, its direction (+1 up, -1 down), and
     the stems of the content words around it (what it moves)."""
     tokens = words(text)
@@ -82,15 +84,26 @@ def _content(word: str) -> bool:
     )
 
 
+def restated_loosely(c: Comparison) -> list[str]:
+    """The stretches of the source the sentence restates, loosely: the one it restates most closely and every
+    sentence of its cited sources holding MOVED_ALIGNED_SHARE of its content words (a result may be restated
+    from another sentence than the one sharing most words, such as the title)."""
+    stretches = [c.restates] if c.restates and aligned_share(c.sentence, c.restates) >= MOVED_ALIGNED_SHARE else []
+    for facts in c.cited:
+        stretches += [s for s in facts.sentences if aligned_share(c.sentence, s) >= MOVED_ALIGNED_SHARE]
+    return stretches
+
+
 def _moved_the_other_way(c: Comparison) -> list[Finding]:
     """A word of direction of the sentence moving what the source's opposite word moves (SHARED_MOVED of the
     words around each), where the source moves none of those words the sentence's way: a source going both ways
     on them ("rose in the first year and fell thereafter") is not read so; one moving something else the
     sentence's way ("nerve activity is increased ... while pressure is maintained or reduced") is."""
-    if not c.restates or aligned_share(c.sentence, c.restates) < MOVED_ALIGNED_SHARE:
-        return []  # the sentence restates nothing of the source closely enough
-    source = _moves(c.restates)
-    for said, sign, moved in _moves(c.sentence):
+    said_moves = moves(c.sentence)
+    source = [m for stretch in restated_loosely(c) for m in moves(stretch)] if said_moves else []
+    if not source:
+        return []  # the sentence moves nothing, or restates nothing of the source closely enough
+    for said, sign, moved in said_moves:
         if any(other == sign and moved & its for _, other, its in source):
             continue
         turned = next(
@@ -106,6 +119,11 @@ def find(c: Comparison) -> list[Finding]:
     return swapped or _moved_the_other_way(c)
 
 
+_GOITRE = (
+    "Radioiodine treatment of nontoxic multinodular goitre: a randomised trial. We randomised 64 patients with a "
+    "nontoxic multinodular goitre to radioiodine or to levothyroxine. Patients were followed for two years with "
+    "ultrasound. One year after radioiodine treatment, thyroid volume had fallen by 40%."
+)
 SOURCE = "Caffeine intake was associated with shorter sleep duration and significantly faster reaction times."
 RULE = Rule(
     CODE,
@@ -185,6 +203,10 @@ RULE = Rule(
             "Taking regular daily aspirin for years increases the incidence of colorectal adenomas.",
             "In this trial of 1,121 patients, daily aspirin lowered the incidence of colorectal adenomas by a third.",
         ),
+        Example(  # the result in another sentence than the one sharing most words (here the title)
+            "Radioiodine treatment of multinodular goitre increases thyroid volume.",
+            _GOITRE,
+        ),
     ),
     must_pass=(
         Example("Caffeine intake was associated with shorter sleep duration.", SOURCE),
@@ -211,6 +233,7 @@ RULE = Rule(
             "Mucosal vaccination of the colon in mice conferred protection of rectal and vaginal mucosa against viral "
             "challenge.",
         ),
+        Example("Radioiodine treatment of multinodular goitre reduces thyroid volume.", _GOITRE),
         Example(  # a denial turns the word: the denial rule's to read
             "Warming did not increase microbial biomass.", "Microbial biomass declined with warming."
         ),

@@ -21,6 +21,7 @@ from rag.check.rules import (
     prefixes,
     ratios,
     sides,
+    steady,
     strength,
     swaps,
 )
@@ -40,6 +41,7 @@ RULES: tuple[Rule, ...] = (
     directions.RULE,
     ratios.RULE,
     denials.RULE,
+    steady.RULE,
     strength.RULE,
     comparisons.RULE,
     bindings.RULE,
