@@ -46,20 +46,21 @@ def _stems(tokens: Sequence[str]) -> frozenset[str]:
 
 
 def _no_change(text: str) -> list[tuple[str, frozenset[str]]]:
-    """Each statement of ``text`` that something did not change: its word ("unchanged", "alter" after a denial)
-    and the stems of what did not change."""
+    """Each statement of ``text`` that something did not change: its words ("unchanged", "did not alter",
+    "neither ... nor ... changed") and the stems of what did not change."""
     tokens = words(text)
     found = []
     for i, token in enumerate(tokens):
         before = tokens[max(0, i - DENIED_WITHIN) : i]
         changing = _CHANGE.fullmatch(token) or UP.fullmatch(token) or DOWN.fullmatch(token)
         neither = next((k for k in range(max(0, i - NEITHER_WITHIN), i) if tokens[k] == "neither"), None)
+        denial = next((k for k in range(i - 1, i - 1 - len(before), -1) if DENIAL.fullmatch(tokens[k])), None)
         if neither is not None and changing and "nor" in tokens[neither:i]:
-            found.append((token, _stems(tokens[neither + 1 : i])))
-        elif _STEADY.fullmatch(token) or (changing and any(DENIAL.fullmatch(w) for w in before)):
+            found.append((f"neither ... nor ... {token}", _stems(tokens[neither + 1 : i])))
+        elif _STEADY.fullmatch(token) or (changing and denial is not None):
             around = [w for w in tokens[:i] if _content(w)][-MOVED_WITHIN:]
             around += [w for w in tokens[i + 1 :] if _content(w)][:MOVED_WITHIN]
-            found.append((token, _stems(around)))
+            found.append((token if denial is None else " ".join(tokens[denial : i + 1]), _stems(around)))
     return found
 
 
@@ -82,7 +83,7 @@ def find(c: Comparison) -> list[Finding]:
 
 
 def describe(finding: Finding, cited: str, other: str | None) -> str:
-    return f"says '{finding.said}' where {cited} says it did not change ('{finding.source_says}')"
+    return f"says '{finding.said}' where {cited} says it did not change: '{finding.source_says}'"
 
 
 SOURCE = (
