@@ -328,6 +328,23 @@ def test_a_source_stating_the_opposite_in_other_words_is_a_contradiction(tmp_pat
     assert (kept["verdict"], kept["flagged"]) == ("fits_stated", False)
 
 
+def test_a_change_the_abstract_says_did_not_happen_is_a_contradiction(tmp_path: Path, bib: Path) -> None:
+    """The abstract's result sentence says the rates did not change; a sentence restating it loosely (too
+    loosely to be compared word for word) and saying they fell reverses it, one saying they held does not."""
+    entry = (
+        "@article{rhee2017, title = {Incidence and trends of sepsis in US hospitals using clinical data}, "
+        "author = {Rhee, Chanu}, year = {2017}, abstract = {We studied adults admitted to 409 US hospitals from "
+        "2009 to 2014. In US hospitals, neither the incidence of sepsis nor the combined outcome of death or "
+        "discharge to hospice changed significantly from 2009 to 2014.}}\n"
+    )
+    fell = r"In the hospitals, the incidence of sepsis and of death has fallen in recent years \cite{rhee2017}."
+    held = r"In the hospitals, the incidence of sepsis and of death did not change in recent years \cite{rhee2017}."
+    code, (turned, kept) = checked_with(tmp_path, bib, entry, fell, held)
+    assert (turned["verdict"], code) == ("contradicts", 1)
+    assert turned["reason"] == "says 'fallen' where the abstract says it did not change: 'neither ... nor ... changed'"
+    assert kept["verdict"] != "contradicts" and not kept["flagged"]
+
+
 def test_a_denial_in_the_first_person_tells_of_the_authors_work(tmp_path: Path, bib: Path) -> None:
     """ "We were not able to replicate [x]" sets the author's result against the source's: the judge reads
     "otherwise" into its "not", and the source does state the link, but neither is the citation's fault. The

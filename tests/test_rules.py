@@ -47,3 +47,11 @@ def test_a_swap_is_told_as_a_swap_not_also_as_a_missing_name() -> None:
 
 def test_a_direction_turned_and_a_denial_added_cancel_out() -> None:
     assert not run_rules(_comparison(Example("X did not increase Y.", "X decreased Y.")))
+
+
+def test_a_denial_dropped_word_for_word_is_told_once() -> None:
+    """ "has fallen" for "neither ... nor ... changed", restated word for word: the denial rule tells it, the
+    no-change rule (which also reads looser restatements) does not tell it again."""
+    source = "In US hospitals, neither the incidence of sepsis nor the death rate changed from 2009 to 2014."
+    sentence = "In US hospitals, the incidence of sepsis and the death rate have fallen since 2009."
+    assert [f.code for f in run_rules(_comparison(Example(sentence, source)))] == ["reversed-denial"]

@@ -91,7 +91,7 @@ def restated_loosely(c: Comparison) -> list[str]:
     stretches = [c.restates] if c.restates and aligned_share(c.sentence, c.restates) >= MOVED_ALIGNED_SHARE else []
     for facts in c.cited:
         stretches += [s for s in facts.sentences if aligned_share(c.sentence, s) >= MOVED_ALIGNED_SHARE]
-    return stretches
+    return list(dict.fromkeys(stretches))
 
 
 def _moved_the_other_way(c: Comparison) -> list[Finding]:

@@ -66,6 +66,8 @@ def run_rules(comparison: Comparison, rules: Sequence[Rule] = RULES) -> list[Fin
     changed = _cancel_double_flips(changed)
     if any(f.code in (directions.CODE, denials.CODE) for f in changed):  # the words say it: the ratio need not
         changed = [f for f in changed if f.code != ratios.CODE]
+    if any(f.code == denials.CODE for f in changed):  # a denial dropped word for word: "no change" said twice
+        changed = [f for f in changed if f.code != steady.CODE]
     swapped = {f.said for f in changed}
     return [f for f in stated if f.said not in swapped] + changed
 
