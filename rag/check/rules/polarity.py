@@ -30,7 +30,7 @@ UP = re.compile(
 
 DOWN = re.compile(
     r"(decreas|reduc|lower|less|fewer|inhibit|suppress|downregulat|down-regulat|impair|attenuat|declin|diminish|"
-    r"block|prevent|negative|loss|lose|abolish|drop|fall|slow|smaller|shorter|deplet|abrogat|repress|protect|delay)"
+    r"block|prevent|negative|loss|lose|abolish|drop|fall|fell|slow|smaller|shorter|deplet|abrogat|repress|protect|delay)"
     r"\w*"
 )
 

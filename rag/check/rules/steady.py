@@ -110,6 +110,10 @@ RULE = Rule(
             "Serum ferritin rose during the first year of treatment.",
             "Serum ferritin remained stable during the first year of treatment.",
         ),
+        Example(
+            "Serum ferritin fell during the first year of treatment.",
+            "Serum ferritin was unchanged during the first year of treatment.",
+        ),
     ),
     must_pass=(
         Example("The incidence of sepsis did not change from 2009 to 2014.", SOURCE),
