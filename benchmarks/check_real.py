@@ -159,9 +159,15 @@ def record(check: CitationCheck, checker: ManuscriptChecker, thesis: str, kind: 
     contradicted = stated = None
     if checkable(check) and check.paper is not None:
         reading = checker.reading(check.sentence, check.paper)
-        contradicted, stated = reading.contradicted, reading.stated
-        if contradicted is not None and not may_say_otherwise(check.sentence, reading, check.paper.title):
-            contradicted = 0.0  # a reading the check sets aside, whatever the gate
+        stated, readings = reading.stated, reading.said_otherwise()
+        # The surest reading the check does not set aside, whatever the gate (0: it sets aside every one).
+        title = check.paper.title
+        kept = [
+            p
+            for p, at in readings
+            if may_say_otherwise(check.sentence, dataclasses.replace(reading, passage=at), title)
+        ]
+        contradicted = max(kept, default=0.0) if readings else None
     wrong = check.verdict is Verdict.WRONG_PAPER
     return {
         "thesis": thesis,

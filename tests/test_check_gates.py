@@ -340,6 +340,25 @@ def test_the_judge_says_otherwise_only_of_a_passage_on_what_the_sentence_says() 
     assert judged_reversal(same, read, replace(model, contradicted_at=0.95)) == ""  # below its gate
 
 
+def test_the_judge_says_otherwise_in_any_passage_restating_the_sentence() -> None:
+    """The judge reads a sentence as stated best in a passage on another of its points ("Participants randomized
+    to surgery lost more weight"), and as said otherwise in the result restating it: rag check reads both (an
+    answer's check reads only the first). A title that only names its paper's topic is set aside there too."""
+    model = replace(shipped(), contradicted_at=0.7)
+    claim = "Surgical therapy leads to less remission of type 2 diabetes than conventional therapy."
+    best = "Participants randomized to surgical therapy lost more weight than those on conventional therapy."
+    result = "Remission of type 2 diabetes was more frequent after surgical therapy than after conventional therapy."
+    title = "Surgical versus conventional therapy for type 2 diabetes"
+    read = SourceScore(0.1, Support.UNSUPPORTED, 0, best, stated=0.3, contradicted=0.2, passage=best)
+    assert judged_reversal(claim, read, model) == ""
+    at_result = replace(read, restated=((0.9, result),))
+    assert [p for _, p in at_result.said_otherwise()] == [result, best]
+    assert judged_reversal(claim, at_result, model) == SAYS_OTHERWISE
+    at_title = replace(read, restated=((0.9, f"{title}."),))
+    assert judged_reversal(claim, at_title, model, title) == ""
+    assert judged_reversal(claim, replace(read, restated=((0.6, result),)), model) == ""  # below its gate
+
+
 def test_a_title_naming_its_topic_never_states_the_opposite() -> None:
     """The judge read "Translational Control in Germline Stem Cell Development" as stating the opposite of a real
     thesis's "While scRNA-seq provides mRNA levels, it does not indicate if these mRNAs are translated": a title

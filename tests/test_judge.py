@@ -122,3 +122,18 @@ def test_a_damaged_cache_file_is_read_around(tmp_path: Path) -> None:
     model = CrossEncoder(model_file, tokenizer_file, judge.MAX_TOKENS)
     model.keep_on_disk(cache)
     assert model.probabilities([(ABSTRACT, "Nurses slept less.")]).shape == (1, 3)
+
+
+def test_the_judge_keeps_what_each_passage_restating_the_sentence_says_otherwise() -> None:
+    """Besides the passage where the sentence is stated best, every other passage restating it (half its content
+    words or more) is kept with the judge's P(it says otherwise): rag check reads them all, and only those."""
+    sentence = "Night shifts were associated with a lower incidence of type 2 diabetes in nurses."
+    (read,) = judge.judge_texts([sentence], [ABSTRACT])
+    passages = judge.passages_for(sentence, ABSTRACT)
+    restating = [
+        p for p in passages if p != read.passage and judge.aligned_share(sentence, p) >= judge.MIN_ALIGNED_SHARE
+    ]
+    assert [p for _, p in read.restated] == restating and restating
+    assert all(0.0 <= p <= 1.0 for p, _ in read.restated)
+    (unrelated,) = judge.judge_texts(["Transformers pretrained on code generate unit tests."], [ABSTRACT])
+    assert unrelated.restated == ()

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from rag.check.rules import best_aligned, content_words, windows
+from rag.check.rules import MIN_ALIGNED_SHARE, aligned_share, best_aligned, content_words, windows
 from rag.check.rules.opposites import Opposite, Turn, borne_out, opposites
 from rag.embed.cross_encoder import CrossEncoder
 from rag.text import split_sentences
@@ -59,6 +59,10 @@ class Judgement:
     contradicted: float
     passage: str
     opposite: str = ""  # the passage that states the sentence's opposite; empty when none does
+    # P(the source says otherwise) in each other passage restating the sentence (MIN_ALIGNED_SHARE of its
+    # content words), with the passage: a result reversing the sentence may be read as stating it less well than
+    # a passage on another of its points (rag check reads them; an answer's check does not).
+    restated: tuple[tuple[float, str], ...] = ()
 
 
 NOT_READ = Judgement(0.0, 0.0, "")
@@ -166,7 +170,17 @@ def _best_readings(judge: CrossEncoder, sentences: Sequence[str], chosen: Sequen
             out.append(NOT_READ)
             continue
         best = int(rows[:, ENTAILMENT].argmax())
-        # The contradiction read where the sentence is stated best: elsewhere a passage on another point says
-        # "otherwise" of nearly any sentence.
-        out.append(Judgement(float(rows[best, ENTAILMENT]), float(rows[best, CONTRADICTION]), passages[best]))
+        # The contradiction read where the sentence is stated best, or in a passage restating it: elsewhere a
+        # passage on another point says "otherwise" of nearly any sentence.
+        sentence = sentences[len(out)]
+        restated = tuple(
+            (float(rows[k, CONTRADICTION]), passage)
+            for k, passage in enumerate(passages)
+            if k != best and aligned_share(sentence, passage) >= MIN_ALIGNED_SHARE
+        )
+        out.append(
+            Judgement(
+                float(rows[best, ENTAILMENT]), float(rows[best, CONTRADICTION]), passages[best], restated=restated
+            )
+        )
     return out

@@ -37,6 +37,15 @@ class SourceScore:
     opposite: str = ""  # the judge: the source's passage that states the sentence's opposite, if one does
     passage: str = ""  # the judge: the stretch of the source it read as closest to stating the sentence
     fitted_conflict_only: bool = False  # the conflict is the fitted check's alone: the judge read none
+    # the judge: P(says otherwise) in each other passage restating the sentence, with the passage
+    restated: tuple[tuple[float, str], ...] = ()
+
+    def said_otherwise(self) -> list[tuple[float, str]]:
+        """The judge's readings of whether the source says otherwise, surest first: P(it does) and the passage,
+        where the sentence is stated best and in each other passage restating it (none: the judge did not read)."""
+        if self.contradicted is None:
+            return []
+        return sorted([(self.contradicted, self.passage), *self.restated], key=lambda reading: -reading[0])
 
 
 @dataclass(frozen=True)
@@ -121,6 +130,7 @@ def source_score(result: SupportScore, judgement: Judgement, combination: Combin
         round(probability, 4), label, position, result.evidence_text, judged or result.contradiction,
         round(judgement.stated, 4), round(judgement.contradicted, 4), result.score, judgement.opposite,
         judgement.passage, result.contradiction and not judged,
+        tuple((round(p, 4), passage) for p, passage in judgement.restated),
     )  # fmt: skip
 
 

@@ -5,7 +5,7 @@ these types without loading the checker."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -155,14 +155,16 @@ def finding(check: CitationCheck) -> str:
 def judged_reversal(text: str, score: SourceScore, model: FitModel | None, title: str | None = None) -> str:
     """What the judge reads as reversed: the abstract stating the sentence's opposite (rag.check.rules.opposites),
     or saying otherwise surely enough (the model's ``contradicted_at``, calibrated on real theses; no model:
-    never) where it may (``may_say_otherwise``, the paper's ``title`` given); empty when neither. A title that only
-    names what its paper is about states no opposite either ("Translational Control in Germline Stem Cell
+    never), where the sentence is stated best or in another passage restating it (SourceScore.said_otherwise),
+    in a passage where it may (``may_say_otherwise``, the paper's ``title`` given); empty when neither. A title
+    that only names what its paper is about states no opposite either ("Translational Control in Germline Stem Cell
     Development" read as stating that scRNA-seq does indicate which mRNAs are translated)."""
     if score.opposite:
         return "" if _only_names_its_topic(score.opposite, title) else STATES_OPPOSITE
-    if model is None or score.contradicted is None or score.contradicted < model.contradicted_at:
+    if model is None:
         return ""
-    return SAYS_OTHERWISE if may_say_otherwise(text, score, title) else ""
+    sure = [passage for p, passage in score.said_otherwise() if p >= model.contradicted_at]
+    return SAYS_OTHERWISE if any(may_say_otherwise(text, replace(score, passage=p), title) for p in sure) else ""
 
 
 def may_say_otherwise(text: str, score: SourceScore, title: str | None = None) -> bool:

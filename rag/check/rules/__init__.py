@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from rag.faces import face_attribute, face_of
 
 if TYPE_CHECKING:  # the package's face, one list: what other packages, scripts and tests import from it
+    from rag.check.rules.alignment import MIN_ALIGNED_SHARE as MIN_ALIGNED_SHARE
+    from rag.check.rules.alignment import aligned_share as aligned_share
     from rag.check.rules.alignment import best_aligned as best_aligned
     from rag.check.rules.alignment import content_words as content_words
     from rag.check.rules.alignment import windows as windows
