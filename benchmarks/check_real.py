@@ -39,7 +39,7 @@ import numpy as np
 from rag.check import paper_fit
 from rag.check.library_view import LibraryView
 from rag.check.manuscript import SUGGESTION_POOL, ManuscriptChecker
-from rag.check.verdicts import CitationCheck, Verdict, may_say_otherwise
+from rag.check.verdicts import CitationCheck, Verdict, standing_otherwise
 from rag.config import load_settings
 from rag.manuscripts.citing import CitingSentence, Manuscript
 from rag.manuscripts.reading import read_path
@@ -159,15 +159,11 @@ def record(check: CitationCheck, checker: ManuscriptChecker, thesis: str, kind: 
     contradicted = stated = None
     if checkable(check) and check.paper is not None:
         reading = checker.reading(check.sentence, check.paper)
-        stated, readings = reading.stated, reading.said_otherwise()
-        # The surest reading the check does not set aside, whatever the gate (0: it sets aside every one).
-        title = check.paper.title
-        kept = [
-            p
-            for p, at in readings
-            if may_say_otherwise(check.sentence, dataclasses.replace(reading, passage=at), title)
-        ]
-        contradicted = max(kept, default=0.0) if readings else None
+        stated = reading.stated
+        if reading.contradicted is not None:  # the judge read it
+            # The surest reading the check does not set aside, whatever the gate (0: it sets aside every one).
+            kept = standing_otherwise(check.sentence, reading, check.paper.title)
+            contradicted = kept[0] if kept else 0.0
     wrong = check.verdict is Verdict.WRONG_PAPER
     return {
         "thesis": thesis,

@@ -331,7 +331,7 @@ def test_the_judge_says_otherwise_only_of_a_passage_on_what_the_sentence_says() 
     elsewhere = "It regularises the weights by minimising a compression cost, known as the variational free energy."
     read = SourceScore(0.1, Support.UNSUPPORTED, 0, elsewhere, stated=0.0, contradicted=0.9, passage=elsewhere)
     assert covered_by(history, elsewhere) < SAID_OF_IT
-    assert not may_say_otherwise(history, read) and judged_reversal(history, read, model) == ""
+    assert not may_say_otherwise(history, read.passage) and judged_reversal(history, read, model) == ""
     same = "Exercise increases cancer mortality in adults."
     reversed_here = "Exercise reduced cancer mortality in adults by a third."
     read = SourceScore(0.1, Support.UNSUPPORTED, 0, reversed_here, stated=0.1, contradicted=0.9, passage=reversed_here)

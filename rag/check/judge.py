@@ -163,7 +163,7 @@ def _best_readings(judge: CrossEncoder, sentences: Sequence[str], chosen: Sequen
     pairs = [(p, s) for s, passages in zip(sentences, chosen, strict=True) for p in passages]
     probabilities = judge.probabilities(pairs)
     out, at = [], 0
-    for passages in chosen:
+    for sentence, passages in zip(sentences, chosen, strict=True):
         rows = probabilities[at : at + len(passages)]
         at += len(passages)
         if not passages:
@@ -172,7 +172,6 @@ def _best_readings(judge: CrossEncoder, sentences: Sequence[str], chosen: Sequen
         best = int(rows[:, ENTAILMENT].argmax())
         # The contradiction read where the sentence is stated best, or in a passage restating it: elsewhere a
         # passage on another point says "otherwise" of nearly any sentence.
-        sentence = sentences[len(out)]
         restated = tuple(
             (float(rows[k, CONTRADICTION]), passage)
             for k, passage in enumerate(passages)

@@ -5,7 +5,7 @@ these types without loading the checker."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -163,12 +163,19 @@ def judged_reversal(text: str, score: SourceScore, model: FitModel | None, title
         return "" if _only_names_its_topic(score.opposite, title) else STATES_OPPOSITE
     if model is None:
         return ""
-    sure = [passage for p, passage in score.said_otherwise() if p >= model.contradicted_at]
-    return SAYS_OTHERWISE if any(may_say_otherwise(text, replace(score, passage=p), title) for p in sure) else ""
+    return SAYS_OTHERWISE if standing_otherwise(text, score, title, at_least=model.contradicted_at) else ""
 
 
-def may_say_otherwise(text: str, score: SourceScore, title: str | None = None) -> bool:
-    """Whether the judge's reading that the abstract says otherwise can stand: the passage it read is more than
+def standing_otherwise(text: str, score: SourceScore, title: str | None = None, at_least: float = 0.0) -> list[float]:
+    """The judge's P(the abstract says otherwise) of ``text``, surest first, in each passage it read (where the
+    sentence is stated best and each other passage restating it: SourceScore.said_otherwise) whose reading can
+    stand (``may_say_otherwise``), of those at ``at_least`` or more (read first: the rest are not weighed)."""
+    sure = [(p, passage) for p, passage in score.said_otherwise() if p >= at_least]
+    return [p for p, passage in sure if may_say_otherwise(text, passage, title)]
+
+
+def may_say_otherwise(text: str, passage: str, title: str | None = None) -> bool:
+    """Whether the judge's reading that the abstract says otherwise can stand: the ``passage`` it read is more than
     the paper's ``title`` naming what the paper is about (the judge reads "otherwise" into such a title for a
     sentence saying more: "Vortex Photography in Liquid Helium" for "The imaging of tracer particles to track
     vortex motion has previously proved successful in superfluid helium"), unless the title asserts something
@@ -180,11 +187,11 @@ def may_say_otherwise(text: str, score: SourceScore, title: str | None = None) -
     "otherwise")."""
     if leads_in(text) or tells_a_gap(text) or (denies(text) and first_person(text)):
         return False
-    if _only_names_its_topic(score.passage, title):
+    if _only_names_its_topic(passage, title):
         return False
     from rag.check.support_model import covered_by  # numpy: not on every command's start-up
 
-    return covered_by(text, score.passage) >= SAID_OF_IT
+    return covered_by(text, passage) >= SAID_OF_IT
 
 
 def _only_names_its_topic(passage: str, title: str | None) -> bool:

@@ -69,13 +69,14 @@ def moves(text: str) -> list[tuple[str, int, frozenset[str]]]:
             continue
         if negated(tokens[max(0, i - _DENIED_WITHIN) : i] + tokens[i + 1 : i + 2]):
             continue
-        before = [w for w in tokens[:i] if _content(w)][-MOVED_WITHIN:]
-        after = [w for w in tokens[i + 1 :] if _content(w)][:MOVED_WITHIN]
+        before = [w for w in tokens[:i] if may_be_moved(w)][-MOVED_WITHIN:]
+        after = [w for w in tokens[i + 1 :] if may_be_moved(w)][:MOVED_WITHIN]
         found.append((token, sign, frozenset(stem(w) for w in before + after)))
     return found
 
 
-def _content(word: str) -> bool:
+def may_be_moved(word: str) -> bool:
+    """Whether a word may be what a word of direction moves: a content word, itself no word of direction."""
     return (
         word.isalpha()
         and len(word) > 2

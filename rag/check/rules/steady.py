@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rag.check.rules.directions import MOVED_WITHIN, SHARED_MOVED, moves, restated_loosely
+from rag.check.rules.directions import MOVED_WITHIN, SHARED_MOVED, may_be_moved, moves, restated_loosely
 from rag.check.rules.finding import Finding
 from rag.check.rules.polarity import DENIAL, DOWN, UP, words
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
-from rag.text import stem, stopwords
+from rag.text import stem
 
 CODE = "reversed-no-change"
 # Words saying that something changed, which a denial turns into "no change": "did not alter", "no difference",
@@ -35,13 +35,7 @@ _HOW_SAID = re.compile(
 
 
 def _content(word: str) -> bool:
-    return (
-        word.isalpha()
-        and len(word) > 2
-        and word not in stopwords()
-        and not (UP.fullmatch(word) or DOWN.fullmatch(word) or _CHANGE.fullmatch(word) or _STEADY.fullmatch(word))
-        and not _HOW_SAID.fullmatch(word)
-    )
+    return may_be_moved(word) and not (_CHANGE.fullmatch(word) or _STEADY.fullmatch(word) or _HOW_SAID.fullmatch(word))
 
 
 def _stems(tokens: Sequence[str]) -> frozenset[str]:
@@ -54,8 +48,10 @@ def _no_change(text: str) -> list[tuple[str, frozenset[str]]]:
     tokens = words(text)
     found = []
     for i, token in enumerate(tokens):
-        before = tokens[max(0, i - DENIED_WITHIN) : i]
         changing = _CHANGE.fullmatch(token) or UP.fullmatch(token) or DOWN.fullmatch(token)
+        if not changing and not _STEADY.fullmatch(token):
+            continue
+        before = tokens[max(0, i - DENIED_WITHIN) : i]
         neither = next((k for k in range(max(0, i - NEITHER_WITHIN), i) if tokens[k] == "neither"), None)
         denial = next((k for k in range(i - 1, i - 1 - len(before), -1) if DENIAL.fullmatch(tokens[k])), None)
         if neither is not None and changing and "nor" in tokens[neither:i]:
