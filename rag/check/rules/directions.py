@@ -6,6 +6,8 @@ it moves is then read from the words around it."""
 
 from __future__ import annotations
 
+import itertools
+
 from rag.check.rules.alignment import aligned_share
 from rag.check.rules.finding import Finding, says_instead
 from rag.check.rules.polarity import DOWN, UP, agree, direction, negated, opposed, words
@@ -69,8 +71,12 @@ def moves(text: str) -> list[tuple[str, int, frozenset[str]]]:
             continue
         if negated(tokens[max(0, i - _DENIED_WITHIN) : i] + tokens[i + 1 : i + 2]):
             continue
-        before = [w for w in tokens[:i] if may_be_moved(w)][-MOVED_WITHIN:]
-        after = [w for w in tokens[i + 1 :] if may_be_moved(w)][:MOVED_WITHIN]
+        # What a word moves stops at the next word of direction either side: in "reducing pain and improving
+        # function", "reducing" moves pain, not function.
+        start = next((j + 1 for j in range(i - 1, -1, -1) if direction(tokens[j : j + 1])), 0)
+        end = next((j for j in range(i + 1, len(tokens)) if direction(tokens[j : j + 1])), len(tokens))
+        before = [w for w in tokens[start:i] if may_be_moved(w)][-MOVED_WITHIN:]
+        after = [w for w in tokens[i + 1 : end] if may_be_moved(w)][:MOVED_WITHIN]
         found.append((token, sign, frozenset(stem(w) for w in before + after)))
     return found
 
@@ -95,17 +101,25 @@ def restated_loosely(c: Comparison) -> list[str]:
     return list(dict.fromkeys(stretches))
 
 
-def _moved_the_other_way(c: Comparison) -> list[Finding]:
+def _compared(sentence: str) -> set[str]:
+    """The words of direction of a comparison ("higher than"): which way they go depends on what stands either
+    side of "than", the comparisons rule's to read ("A is higher than B" for "B was lower than A")."""
+    tokens = words(sentence)
+    return {word for word, following in itertools.pairwise(tokens) if following == "than"}
+
+
+def _moved_the_other_way(c: Comparison, compared: set[str]) -> list[Finding]:
     """A word of direction of the sentence moving what the source's opposite word moves (SHARED_MOVED of the
-    words around each), where the source moves none of those words the sentence's way: a source going both ways
-    on them ("rose in the first year and fell thereafter") is not read so; one moving something else the
-    sentence's way ("nerve activity is increased ... while pressure is maintained or reduced") is."""
-    said_moves = moves(c.sentence)
+    words around each), where the source moves none of them the sentence's way (SHARED_MOVED of them too): a
+    source going both ways on them ("rose in the first year and fell thereafter") is not read so; one moving
+    something else the sentence's way ("nerve activity is increased ... while pressure is maintained or reduced",
+    "attenuated cell growth ... increased cell death" for "decreasing cell death") is."""
+    said_moves = [m for m in moves(c.sentence) if m[0] not in compared]
     source = [m for stretch in restated_loosely(c) for m in moves(stretch)] if said_moves else []
     if not source:
         return []  # the sentence moves nothing, or restates nothing of the source closely enough
     for said, sign, moved in said_moves:
-        if any(other == sign and moved & its for _, other, its in source):
+        if any(other == sign and len(moved & its) >= SHARED_MOVED for _, other, its in source):
             continue
         turned = next(
             (word for word, other, its in source if other == -sign and len(moved & its) >= SHARED_MOVED), None
@@ -116,8 +130,9 @@ def _moved_the_other_way(c: Comparison) -> list[Finding]:
 
 
 def find(c: Comparison) -> list[Finding]:
-    swapped = [Finding(CODE, p[0], p[1]) for e in c.edits if (p := _turned(e))]
-    return swapped or _moved_the_other_way(c)
+    compared = _compared(c.sentence)
+    swapped = [Finding(CODE, p[0], p[1]) for e in c.edits if (p := _turned(e)) and p[0] not in compared]
+    return swapped or _moved_the_other_way(c, compared)
 
 
 _GOITRE = (
@@ -204,6 +219,16 @@ RULE = Rule(
             "Taking regular daily aspirin for years increases the incidence of colorectal adenomas.",
             "In this trial of 1,121 patients, daily aspirin lowered the incidence of colorectal adenomas by a third.",
         ),
+        Example(  # the source moves a word of it the sentence's way, but not what the sentence moves
+            "The inhibitor suppresses tumour growth by decreasing cell death and oxidative stress.",
+            "Blocking the transporter with the inhibitor attenuated cancer cell growth and increased cell death and "
+            "oxidative stress.",
+        ),
+        Example(
+            "Eating whole fruits increases the risk of type 2 diabetes.",
+            "Greater consumption of whole fruits was associated with a lower risk of type 2 diabetes, whereas "
+            "greater consumption of fruit juice was associated with a higher risk.",
+        ),
         Example(  # the result in another sentence than the one sharing most words (here the title)
             "Radioiodine treatment of multinodular goitre increases thyroid volume.",
             _GOITRE,
@@ -235,6 +260,14 @@ RULE = Rule(
             "challenge.",
         ),
         Example("Radioiodine treatment of multinodular goitre reduces thyroid volume.", _GOITRE),
+        Example(  # two words of direction in a row, each moving its own words
+            "Eccentric exercises are effective in reducing pain and improving function of the shoulder.",
+            "A specific exercise strategy is effective in reducing pain and improving shoulder function.",
+        ),
+        Example(  # a comparison said the other way round: the comparisons rule's to read
+            "The incidence of dementia by the new criteria is higher than the incidence by DSM-IV criteria.",
+            "The incidence of dementia by DSM-IV criteria was lower than the incidence by the new criteria.",
+        ),
         Example(  # a denial turns the word: the denial rule's to read
             "Warming did not increase microbial biomass.", "Microbial biomass declined with warming."
         ),
