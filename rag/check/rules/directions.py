@@ -220,14 +220,15 @@ RULE = Rule(
             "In this trial of 1,121 patients, daily aspirin lowered the incidence of colorectal adenomas by a third.",
         ),
         Example(  # the source moves a word of it the sentence's way, but not what the sentence moves
-            "The inhibitor suppresses tumour growth by decreasing cell death and oxidative stress.",
-            "Blocking the transporter with the inhibitor attenuated cancer cell growth and increased cell death and "
-            "oxidative stress.",
+            "The compound blunts antitumour responses by decreasing cell death and oxidative stress.",
+            "Pharmacological blockade of the transporter with the compound resulted in attenuated cancer cell growth "
+            "and proliferation, increased cell death, and increased oxidative stress.",
         ),
         Example(
-            "Eating whole fruits increases the risk of type 2 diabetes.",
-            "Greater consumption of whole fruits was associated with a lower risk of type 2 diabetes, whereas "
-            "greater consumption of fruit juice was associated with a higher risk.",
+            "Consumption of whole grains increases the risk of heart disease.",
+            "Greater consumption of specific whole grains, particularly oats and barley, is significantly associated "
+            "with a lower risk of heart disease, whereas greater consumption of white bread is associated with a "
+            "higher risk.",
         ),
         Example(  # the result in another sentence than the one sharing most words (here the title)
             "Radioiodine treatment of multinodular goitre increases thyroid volume.",
@@ -262,7 +263,8 @@ RULE = Rule(
         Example("Radioiodine treatment of multinodular goitre reduces thyroid volume.", _GOITRE),
         Example(  # two words of direction in a row, each moving its own words
             "Eccentric exercises are effective in reducing pain and improving function of the shoulder.",
-            "A specific exercise strategy is effective in reducing pain and improving shoulder function.",
+            "A specific exercise strategy, focusing on eccentric exercises, is effective in reducing pain and "
+            "improving shoulder function in patients with impingement.",
         ),
         Example(  # a comparison said the other way round: the comparisons rule's to read
             "The incidence of dementia by the new criteria is higher than the incidence by DSM-IV criteria.",
