@@ -3,7 +3,7 @@
 Its author read the whole paper, so what the abstract does not state is a note, not a problem. Problems are
 what a reviewer must catch: *likely the wrong paper* (the cited paper fits the sentence far less than other
 papers of the library do: rag.check.paper_fit, with the papers that fit better, keys ready to paste; or
-the sentence names another paper's author: rag.check.named),
+the sentence names another paper's author, or a coined name only another paper uses: rag.check.named),
 *contradicts* (the abstract states the opposite: the sentence restates one of its sentences closely and
 reverses it, or the judge reads the abstract as stating its opposite or as saying otherwise, or the model judge
 says so with --verify llm), and *retracted*. Notes: *fits, stated* (with the
@@ -18,11 +18,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
 
+from rag.check.citation_place import Pairing, Place, stated_surely, suggested
 from rag.check.citing_forms import generic_sentence, own_method
 from rag.check.full_text import with_full_text
 from rag.check.library_view import LibraryView
 from rag.check.model_judge import judge_with_model
-from rag.check.named import named_instead, names_another
+from rag.check.named import NamedWorks, coined_names, named_instead, names_another, names_other_work, work_named_instead
 from rag.check.paper_fit import (
     CONTEXT_SENTENCES,
     FitModel,
@@ -66,46 +67,6 @@ SUGGESTION_POOL = 10
 LENIENT = (Context.TABLE, Context.HEADING)
 
 
-@dataclass(frozen=True)
-class _Place:
-    """Where a paper is cited: sentence ``index`` (its ``text``), beside ``siblings`` (the other papers that
-    sentence cites), and ``same_key``: every sentence citing the paper."""
-
-    index: int
-    text: str  # as the check reads it: its abbreviations spelled out (CitingSentence.reading)
-    siblings: tuple[str, ...]
-    same_key: Sequence[int]
-    shown: str  # as written
-
-    @classmethod
-    def of(
-        cls,
-        index: int,
-        sentence: CitingSentence,
-        papers: Sequence[Paper | None],
-        paper: Paper | None,
-        cited_in: dict[str, list[int]],
-    ) -> _Place:
-        own = paper.id if paper is not None else None
-        siblings = tuple(p.id for p in papers if p is not None and p.id != own)
-        same_key = cited_in.get(own, []) if own is not None else []
-        return cls(index, sentence.reading, siblings, same_key, sentence.text)
-
-    def sibling_columns(self, column: dict[str, int]) -> list[int]:
-        """The columns (LibraryView.column) of the other papers the sentence cites."""
-        return [column[s] for s in self.siblings if s in column]
-
-
-@dataclass
-class _Pairing:
-    """One (sentence, paper) pair read once however often it recurs."""
-
-    score: SourceScore
-    label: Support
-    contradiction: str = ""  # what the sentence reverses, told for a reader; empty when nothing
-    passage: str | None = None  # where in the full text the evidence is ("p. 4"); None: the abstract
-
-
 @dataclass
 class ManuscriptChecker:
     library: LibraryView
@@ -114,10 +75,11 @@ class ManuscriptChecker:
     progress: ProgressFn | None = None
     fit_model: FitModel | None = None  # None: the shipped one (benchmarks/check_real.py calibrates with its own)
     max_suggestions: int = MAX_SUGGESTIONS
-    _pairs: dict[tuple[str, str], _Pairing] = field(default_factory=dict, init=False)
+    _pairs: dict[tuple[str, str], Pairing] = field(default_factory=dict, init=False)
     _texts: dict[str, CitedText] = field(default_factory=dict, init=False)
     _fitted_scores: dict[tuple[str, str], float] = field(default_factory=dict, init=False)
     _nearby: dict[int, list[str]] = field(default_factory=dict, init=False)
+    _works: NamedWorks | None = field(default=None, init=False)
 
     def check(self, sentences: Sequence[CitingSentence]) -> list[CitationCheck]:
         """One check per citation occurrence, in document order."""
@@ -146,7 +108,7 @@ class ManuscriptChecker:
         stated_without = partial(self._stated_without, sentence.reading, known)
         checks = []
         for cite, paper in zip(sentence.cites, papers, strict=True):
-            place = _Place.of(index, sentence, papers, paper, cited_in)
+            place = Place.of(index, sentence, papers, paper, cited_in)
             check = self._citation(place, cite, paper, together, stated_without)
             check.context = sentence.context
             if sentence.context in LENIENT and check.verdict in (Verdict.WRONG_PAPER, Verdict.CONTRADICTS):
@@ -157,7 +119,7 @@ class ManuscriptChecker:
 
     def _citation(
         self,
-        place: _Place,
+        place: Place,
         cite: Cite,
         paper: Paper | None,
         together: Callable[[], Support | None],
@@ -185,36 +147,59 @@ class ManuscriptChecker:
             reason = TITLE_ONLY if paper.no_abstract else OTHER_LANGUAGE
             check = CitationCheck(cite, shown, Verdict.CANNOT_CHECK, reason, paper=paper, fit=fit)
         else:
-            pairing = self._pair(text, paper)
-            check = CitationCheck(
-                cite, shown, Verdict.FITS_NOT_STATED, NOT_STATED, pairing.label, pairing.score.score,
-                pairing.score.sentence or None, paper, fit=fit,
-            )  # fmt: skip
-            if pairing.contradiction:
-                check.verdict, check.reason = Verdict.CONTRADICTS, pairing.contradiction
-                if pairing.contradiction == STATES_OPPOSITE:
-                    check.evidence = pairing.score.opposite
-            elif pairing.label.is_top:
-                check.verdict = Verdict.FITS_STATED
-                check.reason = STATED if pairing.passage is None else f"the full text states it ({pairing.passage})"
-            elif (read := together()) is not None and read.is_top:
-                check.verdict, check.reason = Verdict.FITS_STATED, STATED_TOGETHER
-        # The wrong paper only where another paper is clearly meant: a tool, a survey or a "see [x]" that fits
-        # the sentence poorly is how citations are written, not a mistake. A textbook is cited for its field,
-        # unless it fits the sentence worse than nearly any paper ("Radar Meteorology" for backpropagation); so is
-        # what the author used ("we used [x]").
+            check = self._read(place, cite, paper, fit, together)
         poor = poor and not shielded(check, stated_without)
-        wrong = poor and not textbook(paper) and not own_method(text)
+        self._call_wrong(check, place, fit, poor, not (paper.no_abstract or foreign or named))
+        return check
+
+    def _read(
+        self, place: Place, cite: Cite, paper: Paper, fit: float | None, together: Callable[[], Support | None]
+    ) -> CitationCheck:
+        """The citation read against its paper: contradicted, stated (alone or with the sentence's other papers)
+        or not stated in the abstract."""
+        pairing = self._pair(place.text, paper)
+        check = CitationCheck(
+            cite, place.shown, Verdict.FITS_NOT_STATED, NOT_STATED, pairing.label, pairing.score.score,
+            pairing.score.sentence or None, paper, fit=fit,
+        )  # fmt: skip
+        if pairing.contradiction:
+            check.verdict, check.reason = Verdict.CONTRADICTS, pairing.contradiction
+            if pairing.contradiction == STATES_OPPOSITE:
+                check.evidence = pairing.score.opposite
+        elif pairing.label.is_top:
+            check.verdict = Verdict.FITS_STATED
+            check.reason = STATED if pairing.passage is None else f"the full text states it ({pairing.passage})"
+        elif (read := together()) is not None and read.is_top:
+            check.verdict, check.reason = Verdict.FITS_STATED, STATED_TOGETHER
+        return check
+
+    def _call_wrong(self, check: CitationCheck, place: Place, fit: float | None, poor: bool, judged: bool) -> None:
+        """``check`` called the wrong paper where another paper is clearly meant: a tool, a survey or a "see [x]"
+        that fits the sentence ``poor``ly is how citations are written, not a mistake. A textbook is cited for its
+        field, unless it fits the sentence worse than nearly any paper ("Radar Meteorology" for backpropagation);
+        so is what the author used ("we used [x]"). A coined name the paper never uses, which one other paper
+        does, tells the key is wrong however well the paper fits ("we use the RLlib framework" citing a paper on
+        trust regions), where its abstract neither states the sentence nor says otherwise, and it can be
+        ``judged``."""
+        paper = check.paper
+        assert paper is not None  # a paper of the library is cited
+        wrong = poor and not textbook(paper) and not own_method(place.text)
         meant = self._clearly_meant(place, paper, fit or 0.0) if wrong else []
         by_name = self._named_instead(place, paper) if wrong and not meant else []
-        if meant or by_name:
-            check.verdict = Verdict.WRONG_PAPER
-            check.suggestions = (meant or by_name)[: self.max_suggestions]
-            check.reason = misfit(paper, self.library, place.index) if meant else names_another(by_name[0].paper)
+        work = None
+        if judged and check.verdict is Verdict.FITS_NOT_STATED and not (meant or by_name) and coined_names(place.shown):
+            work = self._work_named_instead(place, paper, check.cite.key)
+        if meant:
+            check.reason, check.suggestions = misfit(paper, self.library, place.index), meant
+        elif by_name:
+            check.reason, check.suggestions = names_another(by_name[0].paper), by_name
+        elif work:
+            check.reason, check.suggestions = names_other_work(work[0]), [work[1]]
         elif poor and self._unrelated(fit):
-            check.verdict = Verdict.WRONG_PAPER
             check.reason = f"{misfit(paper, self.library, place.index)}; {UNRELATED}"
-        return check
+        else:
+            return
+        check.verdict, check.suggestions = Verdict.WRONG_PAPER, check.suggestions[: self.max_suggestions]
 
     def _unrelated(self, fit: float | None) -> bool:
         """Whether the cited paper fits its sentence so poorly that it is the wrong one, with no other paper
@@ -222,7 +207,7 @@ class ManuscriptChecker:
         model = self._fit_model()
         return model is not None and fit is not None and model.unrelated(fit)
 
-    def _fit(self, place: _Place, paper: Paper) -> tuple[float | None, float | None, bool]:
+    def _fit(self, place: Place, paper: Paper) -> tuple[float | None, float | None, bool]:
         """How well ``paper`` fits its sentence against the library, the wrong-paper threshold, and whether the
         sentence names one of its authors."""
         model = self._fit_model()
@@ -231,7 +216,7 @@ class ManuscriptChecker:
             return None, None, False
         return model.probability(values), model.wrong_below(values), values["names_author"] > 0
 
-    def _fit_values(self, place: _Place, paper: Paper) -> dict[str, float] | None:
+    def _fit_values(self, place: Place, paper: Paper) -> dict[str, float] | None:
         scores, column = self.library.scores, self.library.column
         if scores is None or paper.id not in column:
             return None
@@ -249,7 +234,7 @@ class ManuscriptChecker:
         for index, sentence in enumerate(sentences):
             papers = [self.library.resolve(cite.key) for cite in sentence.cites]
             for paper in papers:
-                place = _Place.of(index, sentence, papers, paper, cited_in)
+                place = Place.of(index, sentence, papers, paper, cited_in)
                 found.append(None if paper is None else self._fit_values(place, paper))
         return found
 
@@ -271,7 +256,7 @@ class ManuscriptChecker:
         }  # fmt: skip
         return cited_in
 
-    def _pair(self, text: str, paper: Paper) -> _Pairing:
+    def _pair(self, text: str, paper: Paper) -> Pairing:
         """The support label of one (sentence, paper) pair and any reversal, worked out once; a paper whose
         full text the library holds is read in its abstract and the passages closest to the sentence."""
         key = (text, paper.id)
@@ -293,7 +278,7 @@ class ManuscriptChecker:
                 label = judge_with_model(text, [(1, paper)], self.judge, self.usage)
                 contradiction = "the model judge: the paper contradicts it" if label is Support.CONTRADICTED else ""
             where = next((p.where for p in passages if score.sentence and score.sentence in p.text), None)
-            self._pairs[key] = _Pairing(score, label, contradiction, where)
+            self._pairs[key] = Pairing(score, label, contradiction, where)
         return self._pairs[key]
 
     def reading(self, text: str, paper: Paper) -> SourceScore:
@@ -313,7 +298,7 @@ class ManuscriptChecker:
         together = score_against_group(text, papers)[0]
         return Support.CONTRADICTED if together.conflict else together.support
 
-    def _clearly_meant(self, place: _Place, cited: Paper, fit: float) -> list[Suggestion]:
+    def _clearly_meant(self, place: Place, cited: Paper, fit: float) -> list[Suggestion]:
         """Papers of the library the sentence clearly means instead of the one cited: each fits the sentence
         better against the library, says something of it, and is read by the judge as stating it (or fits it
         very well); ranked by the judge's reading, then the fit."""
@@ -339,22 +324,39 @@ class ManuscriptChecker:
             speaks = values["title_coverage"] > 0 if pairing is None else pairing.label is not Support.UNSUPPORTED
             if not speaks:
                 continue
-            stated = 0.0 if pairing is None else _stated(pairing)
+            stated = 0.0 if pairing is None else stated_surely(pairing)
             if model.clearly_meant(stated, probability):
-                chosen.append(_suggested(paper, pairing, probability))
+                chosen.append(suggested(paper, pairing, probability))
         return sorted(chosen, key=lambda s: (-s.stated, -s.score))
 
-    def _named_instead(self, place: _Place, cited: Paper) -> list[Suggestion]:
+    def _named_instead(self, place: Place, cited: Paper) -> list[Suggestion]:
         """The paper whose author the sentence names ("Fucci et al."), when it cites another (rag.check.named)."""
-        column, papers, scores, model = self.library.column, self.library.papers, self.library.scores, self._fit_model()
-        siblings = place.sibling_columns(column)
-        meant = named_instead(place.shown, [cited, *(papers[j] for j in siblings)], papers)
-        if meant is None or scores is None or model is None or meant.id not in column:
+        meant = named_instead(place.shown, self._cited_with(place, cited), self.library.papers)
+        return [] if meant is None else self._suggestion(place, meant)
+
+    def _work_named_instead(self, place: Place, cited: Paper, key: str) -> tuple[str, Suggestion] | None:
+        """The coined name the sentence uses and the one paper using it, when the cited paper and the sentence's
+        other papers do not (rag.check.named)."""
+        if self._works is None:
+            self._works = NamedWorks(self.library.papers)
+        found = work_named_instead(place.shown, self._cited_with(place, cited), self._works, key)
+        suggested = self._suggestion(place, found[1]) if found else []
+        return (found[0], suggested[0]) if found and suggested else None
+
+    def _cited_with(self, place: Place, cited: Paper) -> list[Paper]:
+        papers = self.library.papers
+        return [cited, *(papers[j] for j in place.sibling_columns(self.library.column))]
+
+    def _suggestion(self, place: Place, meant: Paper) -> list[Suggestion]:
+        """``meant`` suggested for the sentence, with how well it fits it."""
+        column, scores, model = self.library.column, self.library.scores, self._fit_model()
+        if scores is None or model is None or meant.id not in column:
             return []
+        siblings = place.sibling_columns(column)
         pairing = None if meant.no_abstract else self._pair(place.text, meant)
         support = 0.0 if pairing is None else pairing.score.fitted
         fits = model.probability(features(scores, Pair(place.index, column[meant.id], place.text, support, siblings)))
-        return [_suggested(meant, pairing, fits)]
+        return [suggested(meant, pairing, fits)]
 
     def _fitted(self, text: str, paper: Paper) -> float:
         """The fitted support score of the pair (what the fit model weighs), without the judge's reading."""
@@ -368,18 +370,3 @@ class ManuscriptChecker:
 
     def _fit_model(self) -> FitModel | None:
         return self.fit_model if self.fit_model is not None else load_fit_model()
-
-
-def _stated(pairing: _Pairing) -> float:
-    """How surely the paper's abstract states the sentence: the judge's reading, or (without the judge) whether
-    the fitted check gives it the top label."""
-    stated = pairing.score.stated
-    return stated if stated is not None else float(pairing.label.is_top)
-
-
-def _suggested(paper: Paper, pairing: _Pairing | None, fits: float) -> Suggestion:
-    """``paper`` suggested instead, with how well it ``fits`` and what the check read of it (None: known by its
-    title only)."""
-    if pairing is None:
-        return Suggestion(paper, Support.CANNOT_CHECK, round(fits, 4), "")
-    return Suggestion(paper, pairing.label, round(fits, 4), pairing.score.sentence, round(_stated(pairing), 4))
