@@ -6,8 +6,6 @@ it moves is then read from the words around it."""
 
 from __future__ import annotations
 
-import itertools
-
 from rag.check.rules.alignment import aligned_share
 from rag.check.rules.finding import Finding, says_instead
 from rag.check.rules.polarity import DOWN, UP, agree, direction, negated, opposed, words
@@ -103,9 +101,11 @@ def restated_loosely(c: Comparison) -> list[str]:
 
 def _compared(sentence: str) -> set[str]:
     """The words of direction of a comparison ("higher than"): which way they go depends on what stands either
-    side of "than", the comparisons rule's to read ("A is higher than B" for "B was lower than A")."""
-    tokens = words(sentence)
-    return {word for word, following in itertools.pairwise(tokens) if following == "than"}
+    side of "than", the comparisons rule's to read ("A is higher than B" for "B was lower than A"); not a bound
+    ("after more than 500 hours", which no sides turn)."""
+    tokens = [*words(sentence), ""]
+    triples = zip(tokens, tokens[1:], tokens[2:], strict=False)
+    return {word for word, than, then in triples if than == "than" and not then[:1].isdigit()}
 
 
 def _moved_the_other_way(c: Comparison, compared: set[str]) -> list[Finding]:
@@ -129,10 +129,28 @@ def _moved_the_other_way(c: Comparison, compared: set[str]) -> list[Finding]:
     return []
 
 
+def _compound_turned(c: Comparison) -> list[Finding]:
+    """A compound of the sentence whose first parts a loosely restated stretch of the source uses with the
+    opposite last part, the source never using the sentence's ("a UCP1-dependent thermogenic mechanism" for "a robust
+    UCP1-independent thermogenic mechanism ... involves Ca2+ cycling"): what it qualifies is its first part."""
+    compounds = [w for w in words(c.sentence) if "-" in w.strip("-")]
+    if not compounds:
+        return []
+    stretches = [words(stretch) for stretch in restated_loosely(c)]
+    anywhere = {w for facts in c.cited for sentence in facts.sentences for w in words(sentence)}
+    for said in compounds:
+        if said in anywhere:
+            continue  # the source says it too: of something else, or both ways
+        for tokens in stretches:
+            if (pair := opposed([said], [t for t in tokens if "-" in t])) is not None:
+                return [Finding(CODE, *pair)]
+    return []
+
+
 def find(c: Comparison) -> list[Finding]:
     compared = _compared(c.sentence)
     swapped = [Finding(CODE, p[0], p[1]) for e in c.edits if (p := _turned(e)) and p[0] not in compared]
-    return swapped or _moved_the_other_way(c, compared)
+    return swapped or _moved_the_other_way(c, compared) or _compound_turned(c)
 
 
 _GOITRE = (
@@ -211,6 +229,15 @@ RULE = Rule(
             "Pyridostatin reduces proliferation of homologous recombination-defective cells.",
         ),
         Example("Ca2+ cycling is a UCP1-dependent mechanism.", "Ca2+ cycling is a UCP1-independent mechanism."),
+        Example(  # a bound is no comparison: "more than 500 hours"
+            "The catalyst showed no degradation after less than 500 hours of operation.",
+            "The catalyst showed no degradation after more than 500 hours of operation.",
+        ),
+        Example(  # a compound turned in a sentence restated loosely
+            "Lactate shuttling is a MCT1-dependent thermogenic mechanism.",
+            "Here we report a robust MCT1-independent thermogenic mechanism in beige fat that involves enhanced "
+            "lactate shuttling between cells.",
+        ),
         Example(
             "Treatment with the compound decreased telomere fragility in BRCA2-deficient cells.",
             "In BRCA2-deficient cells, telomere fragility was raised by treatment with the compound.",
@@ -269,6 +296,11 @@ RULE = Rule(
         Example(  # a comparison said the other way round: the comparisons rule's to read
             "The incidence of dementia by the new criteria is higher than the incidence by DSM-IV criteria.",
             "The incidence of dementia by DSM-IV criteria was lower than the incidence by the new criteria.",
+        ),
+        Example(  # a compound the source uses both ways
+            "Lactate shuttling is a MCT1-dependent thermogenic mechanism.",
+            "We report a robust MCT1-independent thermogenic mechanism in beige fat that involves enhanced lactate "
+            "shuttling. Brown fat relies on an MCT1-dependent one.",
         ),
         Example(  # a denial turns the word: the denial rule's to read
             "Warming did not increase microbial biomass.", "Microbial biomass declined with warming."
