@@ -6,7 +6,7 @@ it moves is then read from the words around it."""
 
 from __future__ import annotations
 
-from rag.check.rules.alignment import aligned_share
+from rag.check.rules.alignment import MIN_ALIGNED_SHARE, aligned_share
 from rag.check.rules.finding import Finding, says_instead
 from rag.check.rules.polarity import DOWN, UP, agree, direction, negated, opposed, words
 from rag.check.rules.rule import MAX_SWAPPED_WORDS, Comparison, Edit, Example, Rule, Stage
@@ -118,12 +118,16 @@ def _moved_the_other_way(c: Comparison, compared: set[str]) -> list[Finding]:
     source = [m for stretch in restated_loosely(c) for m in moves(stretch)] if said_moves else []
     if not source:
         return []  # the sentence moves nothing, or restates nothing of the source closely enough
+    # One word of direction each, in a sentence restating its source closely (MIN_ALIGNED_SHARE, as the
+    # word-for-word rules need): one word moved in common suffices, the rest being the same thing in other words
+    # ("increases rates of tuberculosis" for "a reduction in the incidence of tuberculosis"). On SciFact's pairs
+    # this reads 1 more contradicted claim, no other; at MOVED_ALIGNED_SHARE, 2 more and 1 neither-nor claim.
+    one_each = len(said_moves) == len(source) == 1 and aligned_share(c.sentence, c.restates) >= MIN_ALIGNED_SHARE
     for said, sign, moved in said_moves:
         if any(other == sign and len(moved & its) >= SHARED_MOVED for _, other, its in source):
             continue
-        turned = next(
-            (word for word, other, its in source if other == -sign and len(moved & its) >= SHARED_MOVED), None
-        )
+        shared = 1 if one_each else SHARED_MOVED
+        turned = next((word for word, other, its in source if other == -sign and len(moved & its) >= shared), None)
         if turned is not None:
             return [Finding(CODE, said, turned)]
     return []
@@ -229,6 +233,11 @@ RULE = Rule(
             "Pyridostatin reduces proliferation of homologous recombination-defective cells.",
         ),
         Example("Ca2+ cycling is a UCP1-dependent mechanism.", "Ca2+ cycling is a UCP1-independent mechanism."),
+        Example(  # one word of direction each, closely restated: what is moved in other words
+            "Antiviral therapy increases rates of pneumonia across all age strata.",
+            "Antiviral therapy is strongly associated with a reduction in the incidence of pneumonia across all age "
+            "strata.",
+        ),
         Example(  # a bound is no comparison: "more than 500 hours"
             "The catalyst showed no degradation after less than 500 hours of operation.",
             "The catalyst showed no degradation after more than 500 hours of operation.",
