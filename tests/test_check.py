@@ -317,15 +317,18 @@ def test_an_abstract_in_another_language_cannot_check_an_english_sentence(tmp_pa
 
 
 def test_a_source_stating_the_opposite_in_other_words_is_a_contradiction(tmp_path: Path, bib: Path) -> None:
-    """ "a lower ... incidence" where the abstract says "a 30% higher incidence" (the judge alone reads it as
-    only somewhat contradicted, the rules see no restatement to compare): the judge reads the sentence's
-    opposite as stated, and the reader sees the passage that states it."""
-    reversed_ = r"Night shifts in nurses were tied to a lower type 2 diabetes incidence \cite{lee2020}."
+    """ "a lower risk of diabetes" where the abstract says "a 30% higher incidence" (the judge alone reads it as
+    only somewhat contradicted, the rules see no close restatement to compare): the judge reads the sentence's
+    opposite as stated, and the reader sees the passage that states it. Restated closely, the rules tell the
+    words turned."""
+    reversed_ = r"Nurses who worked night shifts had a lower risk of diabetes \cite{lee2020}."
     faithful = r"Night shifts were associated with a higher incidence of type 2 diabetes \cite{lee2020}."
-    code, (turned, kept) = checked_with(tmp_path, bib, NIGHT_SHIFTS, reversed_, faithful)
+    closely = r"Night shifts in nurses were tied to a lower type 2 diabetes incidence \cite{lee2020}."
+    code, (turned, kept, restated) = checked_with(tmp_path, bib, NIGHT_SHIFTS, reversed_, faithful, closely)
     assert (turned["verdict"], turned["reason"], code) == ("contradicts", "the abstract states the opposite", 1)
     assert "30% higher incidence" in turned["evidence"]
     assert (kept["verdict"], kept["flagged"]) == ("fits_stated", False)
+    assert (restated["verdict"], restated["reason"]) == ("contradicts", "says 'lower' where the abstract says 'higher'")
 
 
 def test_a_change_the_abstract_says_did_not_happen_is_a_contradiction(tmp_path: Path, bib: Path) -> None:
