@@ -117,6 +117,13 @@ def test_the_paper_using_a_coined_name_is_meant_only_when_it_is_the_one_and_not_
     on_gpus = "We trained on GPU clusters with the RLlib framework."
     gpus = [rllib, gpu, *(described(f"kernel{n}", "GPU kernels.") for n in range(3))]
     assert work_named_instead(on_gpus, [gpu], NamedWorks(gpus)) == ("RLlib", rllib)
+    # an isoform's name is used by its stem; a number is not used by a longer one
+    foxo = described("brunet2004", "SIRT1 regulates FOXO3 in response to stress.")
+    said_foxo = "FoxO3a activation is inhibited by reactive oxygen species."
+    assert work_named_instead(said_foxo, [foxo], NamedWorks([foxo, trpo])) is None
+    piezo = described("gudipaty2017", "Piezo1 channels sense crowding.")
+    other = described("coste2012", "Piezo12 is no channel we know.")
+    assert work_named_instead("Piezo1 senses stretch.", [other], NamedWorks([piezo, other])) == ("Piezo1", piezo)
     fork = described("moritz2018", "Ray runs RLlib's workers.")  # "RLlib's": a word starting with the name
     assert work_named_instead(said, [trpo], NamedWorks([rllib, trpo, fork])) is None  # which of two: not told
 

@@ -32,6 +32,8 @@ _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _WORD = re.compile(r"(?<![\w-])[A-Za-z][\w-]*[\w]")
 _COINED = re.compile(r"(?!Ma?c[A-Z])(?![A-Z]+s$)(?!.*[a-z](?:RNA|DNA))(?=.*[a-z])(?:.*[A-Za-z][A-Z]|.*\d).*")
 MIN_COINED = 4
+# The letter an isoform or variant of a numbered name adds after its digits ("FoxO3a").
+_VARIANT = re.compile(r"(?<=\d)[a-z]$")
 # Where the sentence shows a citation, the words before it that may name what it cites...
 KEY_REACH = 8
 # ...and the end of its clause after it.
@@ -77,9 +79,12 @@ def naming_text(paper: Paper) -> str:
 
 
 def uses(name: str, text: str) -> bool:
-    """Whether ``text`` (a ``naming_text``) uses the coined ``name``, or a word starting with it ("RLlib's")."""
+    """Whether ``text`` (a ``naming_text``) uses the coined ``name``, or a word starting with it ("RLlib's"); a
+    name ending in a letter after its digits is used by its stem too, as an isoform is ("FoxO3a" by "FOXO3"); a
+    number is not used by a longer one ("Piezo1" by "Piezo12")."""
     core = fold(name).replace("-", "")
-    return core in text and re.search(rf"(?<![a-z0-9]){re.escape(core)}", text) is not None
+    stem = _VARIANT.sub("", core)
+    return stem in text and re.search(rf"(?<![a-z0-9]){re.escape(stem)}(?![0-9])", text) is not None
 
 
 @dataclass
