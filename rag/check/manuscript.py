@@ -149,7 +149,7 @@ class ManuscriptChecker:
         else:
             check = self._read(place, cite, paper, fit, together)
         poor = poor and not shielded(check, stated_without)
-        self._call_wrong(check, place, fit, poor, not (paper.no_abstract or foreign or named))
+        self._call_wrong(check, place, fit, poor, named)
         return check
 
     def _read(
@@ -173,22 +173,22 @@ class ManuscriptChecker:
             check.verdict, check.reason = Verdict.FITS_STATED, STATED_TOGETHER
         return check
 
-    def _call_wrong(self, check: CitationCheck, place: Place, fit: float | None, poor: bool, judged: bool) -> None:
+    def _call_wrong(self, check: CitationCheck, place: Place, fit: float | None, poor: bool, named: bool) -> None:
         """``check`` called the wrong paper where another paper is clearly meant: a tool, a survey or a "see [x]"
         that fits the sentence ``poor``ly is how citations are written, not a mistake. A textbook is cited for its
         field, unless it fits the sentence worse than nearly any paper ("Radar Meteorology" for backpropagation);
         so is what the author used ("we used [x]"). A coined name the paper never uses, which one other paper
         does, tells the key is wrong however well the paper fits ("we use the RLlib framework" citing a paper on
-        trust regions), where its abstract neither states the sentence nor says otherwise, and it can be
-        ``judged``."""
+        trust regions), where its abstract neither states the sentence nor says otherwise (so it was read: it has
+        one, in English) and the sentence has not ``named`` one of its authors."""
         paper = check.paper
         assert paper is not None  # a paper of the library is cited
         wrong = poor and not textbook(paper) and not own_method(place.text)
         meant = self._clearly_meant(place, paper, fit or 0.0) if wrong else []
         by_name = self._named_instead(place, paper) if wrong and not meant else []
-        work = None
-        if judged and check.verdict is Verdict.FITS_NOT_STATED and not (meant or by_name) and coined_names(place.shown):
-            work = self._work_named_instead(place, paper, check.cite.key)
+        unstated = check.verdict is Verdict.FITS_NOT_STATED and not (named or meant or by_name)
+        coined = unstated and bool(coined_names(place.shown))
+        work = self._work_named_instead(place, paper, check.cite.key) if coined else None
         if meant:
             check.reason, check.suggestions = misfit(paper, self.library, place.index), meant
         elif by_name:
@@ -340,8 +340,8 @@ class ManuscriptChecker:
         if self._works is None:
             self._works = NamedWorks(self.library.papers)
         found = work_named_instead(place.shown, self._cited_with(place, cited), self._works, key)
-        suggested = self._suggestion(place, found[1]) if found else []
-        return (found[0], suggested[0]) if found and suggested else None
+        offered = self._suggestion(place, found[1]) if found else []
+        return (found[0], offered[0]) if found and offered else None
 
     def _cited_with(self, place: Place, cited: Paper) -> list[Paper]:
         papers = self.library.papers

@@ -89,18 +89,21 @@ def uses(name: str, text: str) -> bool:
 
 @dataclass
 class NamedWorks:
-    """A library's papers by the coined names they use, each name looked up once."""
+    """A library's papers by the coined names they use, each name looked up once, each paper's ``naming_text``
+    folded once (for the papers cited too: a paper is cited in many sentences)."""
 
     papers: Sequence[Paper]
-    _texts: list[str] = field(default_factory=list, init=False)
+    _texts: dict[str, str] = field(default_factory=dict, init=False)
     _using: dict[str, list[Paper]] = field(default_factory=dict, init=False)
+
+    def text(self, paper: Paper) -> str:
+        if paper.id not in self._texts:
+            self._texts[paper.id] = naming_text(paper)
+        return self._texts[paper.id]
 
     def using(self, name: str) -> list[Paper]:
         if name not in self._using:
-            if not self._texts:
-                self._texts = [naming_text(paper) for paper in self.papers]
-            texts = zip(self.papers, self._texts, strict=True)
-            self._using[name] = [paper for paper, text in texts if uses(name, text)]
+            self._using[name] = [paper for paper in self.papers if uses(name, self.text(paper))]
         return self._using[name]
 
 
@@ -139,7 +142,7 @@ def _names_one_of(sentence: str, coined: Sequence[str], paper: Paper, works: Nam
     """Whether ``paper`` uses one of the names ``sentence`` uses: a coined one, or another in its title ("CoppeliaSim,
     formerly known as V-Rep" citing "V-REP: A Versatile and Scalable Robot Simulation Framework") or that few
     papers of the library use (NAMED_BY_FEW; not "GPU"). It may be cited for that one."""
-    text = naming_text(paper)
+    text = works.text(paper)
     if any(uses(name, text) for name in coined):
         return True
     title = fold(paper.title or "").replace("-", "")

@@ -6,6 +6,8 @@ it moves is then read from the words around it."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rag.check.rules.alignment import MIN_ALIGNED_SHARE, aligned_share
 from rag.check.rules.finding import Finding, says_instead
 from rag.check.rules.polarity import DOWN, UP, agree, direction, negated, opposed, words
@@ -45,22 +47,16 @@ _NOT_MOVING = frozenset(
     | {"protect", "protects", "protected", "protecting", "protection", "protective"}
     | {"block", "prevent", "loss", "gain"}
 )
-# The sentence is read against its source's words of direction where it shares this share of its content words
-# with the stretch it restates, or with any sentence of its source (the word-for-word rules need
-# MIN_ALIGNED_SHARE of the one stretch): the words around the two words of direction, shared, say what is moved.
-# On SciFact's labelled pairs, 0.5 reads a reversal in 4 more contradicted claims ("Antidepressants increase the
-# severity of migraines" for "... effective in preventing migraines"; "Radioiodine treatment ... increases
-# thyroid volume" for a result sentence reporting its reduction, the title sharing more words) and in 3 more
-# neither-nor ones, none supported; lower finds no more.
-MOVED_ALIGNED_SHARE = 0.5
 # A denial this close before a word of direction (or right after it) turns it: such words are left to the
 # denial rule.
 _DENIED_WITHIN = 3
 
 
-def moves(text: str) -> list[tuple[str, int, frozenset[str]]]:
+@lru_cache(maxsize=8_192)
+def moves(text: str) -> tuple[tuple[str, int, frozenset[str]], ...]:
     """Each word of direction of ``text`` that no denial turns: the word, its direction (+1 up, -1 down), and
-    the stems of the content words around it (what it moves)."""
+    the stems of the content words around it (what it moves). Read once per text: a source's sentences are read
+    for every sentence citing it, by this rule and the no-change rule."""
     tokens = words(text)
     found = []
     for i, token in enumerate(tokens):
@@ -76,7 +72,7 @@ def moves(text: str) -> list[tuple[str, int, frozenset[str]]]:
         before = [w for w in tokens[start:i] if may_be_moved(w)][-MOVED_WITHIN:]
         after = [w for w in tokens[i + 1 : end] if may_be_moved(w)][:MOVED_WITHIN]
         found.append((token, sign, frozenset(stem(w) for w in before + after)))
-    return found
+    return tuple(found)
 
 
 def may_be_moved(word: str) -> bool:
@@ -87,16 +83,6 @@ def may_be_moved(word: str) -> bool:
         and word not in stopwords()
         and not (UP.fullmatch(word) or DOWN.fullmatch(word))
     )
-
-
-def restated_loosely(c: Comparison) -> list[str]:
-    """The stretches of the source the sentence restates, loosely: the one it restates most closely and every
-    sentence of its cited sources holding MOVED_ALIGNED_SHARE of its content words (a result may be restated
-    from another sentence than the one sharing most words, such as the title)."""
-    stretches = [c.restates] if c.restates and aligned_share(c.sentence, c.restates) >= MOVED_ALIGNED_SHARE else []
-    for facts in c.cited:
-        stretches += [s for s in facts.sentences if aligned_share(c.sentence, s) >= MOVED_ALIGNED_SHARE]
-    return list(dict.fromkeys(stretches))
 
 
 def _compared(sentence: str) -> set[str]:
@@ -115,7 +101,7 @@ def _moved_the_other_way(c: Comparison, compared: set[str]) -> list[Finding]:
     something else the sentence's way ("nerve activity is increased ... while pressure is maintained or reduced",
     "attenuated cell growth ... increased cell death" for "decreasing cell death") is."""
     said_moves = [m for m in moves(c.sentence) if m[0] not in compared]
-    source = [m for stretch in restated_loosely(c) for m in moves(stretch)] if said_moves else []
+    source = [m for stretch in c.restated_loosely for m in moves(stretch)] if said_moves else []
     if not source:
         return []  # the sentence moves nothing, or restates nothing of the source closely enough
     # One word of direction each, in a sentence restating its source closely (MIN_ALIGNED_SHARE, as the
@@ -140,7 +126,7 @@ def _compound_turned(c: Comparison) -> list[Finding]:
     compounds = [w for w in words(c.sentence) if "-" in w.strip("-")]
     if not compounds:
         return []
-    stretches = [words(stretch) for stretch in restated_loosely(c)]
+    stretches = [words(stretch) for stretch in c.restated_loosely]
     anywhere = {w for facts in c.cited for sentence in facts.sentences for w in words(sentence)}
     for said in compounds:
         if said in anywhere:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rag.check.rules.directions import MOVED_WITHIN, SHARED_MOVED, may_be_moved, moves, restated_loosely
+from rag.check.rules.directions import MOVED_WITHIN, SHARED_MOVED, may_be_moved, moves
 from rag.check.rules.finding import Finding
 from rag.check.rules.polarity import DENIAL, DOWN, UP, words
 from rag.check.rules.rule import Comparison, Example, Rule, Stage
@@ -65,7 +65,7 @@ def _no_change(text: str) -> list[tuple[str, frozenset[str]]]:
 
 def find(c: Comparison) -> list[Finding]:
     said_moves = moves(c.sentence)
-    stretches = restated_loosely(c) if said_moves else []
+    stretches = c.restated_loosely if said_moves else ()
     steady = [found for stretch in stretches for found in _no_change(stretch)]
     if not steady:
         return []
