@@ -136,6 +136,14 @@ def test_a_theme_name_says_each_word_once_in_one_form() -> None:
     assert outline._distinct_forms(forms, 3) == ["inflammatory", "immune", "cells"]
 
 
+def test_a_compounds_parts_are_taken_by_it() -> None:
+    """'computer' after 'brain-computer' names the same thing twice (a draft on brain-computer interfaces named
+    two themes 'geometry, riemannian, brain-computer' and 'computer, analysis, deep')."""
+    taken: list[str] = []
+    assert outline._distinct_forms(["brain-computer", "riemannian"], 2, taken) == ["brain-computer", "riemannian"]
+    assert outline._distinct_forms(["computer", "analysis", "brain", "deep"], 2, taken) == ["analysis", "deep"]
+
+
 def test_theme_names_sit_on_their_own_papers(monkeypatch: pytest.MonkeyPatch) -> None:
     count = LABEL_ALL_MAX + 10
     monkeypatch.setattr(mapping, "TSNE_MIN_PAPERS", count + 1)

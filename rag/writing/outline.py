@@ -158,13 +158,14 @@ def theme_names(groups: Sequence[Sequence[int]], papers: Sequence[Paper]) -> lis
 def _distinct_forms(words: Iterable[str], count: int, taken: list[str] | None = None) -> list[str]:
     """The first ``count`` of ``words``, leaving out a word in another form of one already chosen ('cell' after
     'cells', 'immunity' after 'immune', 'inflammation' after 'inflammatory'): one name says each thing once.
-    ``taken``: stems other names chose (left out too), extended with this name's."""
+    ``taken``: stems other names chose (left out too), extended with this name's. A compound's parts count
+    each: 'computer' is taken by 'brain-computer'."""
     chosen: list[str] = []
     stems: list[str] = [] if taken is None else taken
     for word in words:
-        stem = "".join(tokenize(word)) or word
-        if not any(_same_word(stem, other) for other in stems):
-            stems.append(stem)
+        parts = tokenize(word) or [word]
+        if not any(_same_word(part, other) for part in parts for other in stems):
+            stems.extend(parts)
             chosen.append(word)
         if len(chosen) == count:
             break
