@@ -14,7 +14,7 @@ from rag.embed import OnnxMiniLM, model_files_dir
 from rag.records import Hit, Paper
 from rag.services import table as table_service
 from rag.services.requests import SearchRequest
-from rag.writing.extractive import extractive_answer, misses_key_concepts
+from rag.writing.extractive import extractive_answer, misses_key_concepts, on_the_topic
 from rag.writing.table import evidence_table
 
 BACKSTEPPING = Paper(
@@ -134,3 +134,56 @@ def test_a_small_library_has_no_field_words(tmp_path: Path) -> None:
     rag.ingest(notes)
     with rag.open().ctx.reader() as session:
         assert session.field_words("Which Petri nets model glycolysis?") == frozenset()
+
+
+SOIL = Paper(
+    id="soil",
+    title="Vegetation restoration and soil quality in karst landscapes",
+    text="Restoring vegetation raised soil organic carbon and soil quality on degraded karst slopes.",
+)
+IMAGE = Paper(
+    id="image",
+    title="Patch priors for image restoration",
+    text=(
+        "We study the effects of restoration algorithms on image quality: photographs of vegetation degraded by "
+        "noise and blur are restored."
+    ),
+)
+ON_SOIL = "effects of vegetation restoration on soil quality in karst landscapes"
+
+
+def test_a_summary_leaves_out_a_paper_matching_its_topic_only_on_a_word() -> None:
+    """A paper on restoring images shares "effects", "vegetation", "restoration" and "quality" with a topic on
+    vegetation restoration and soil quality in karst landscapes, none of its rare terms ("soil", "karst",
+    "landscapes"): a summary or a draft on the topic leaves it out (issue 39)."""
+    assert [h.paper.id for h in on_the_topic(ON_SOIL, hits(IMAGE, SOIL))] == ["soil"]
+    # One rare term alone may be said in other words ("distributed" for "decentralized"): every paper stays.
+    assert len(on_the_topic("effects of vegetation restoration on soil quality", hits(IMAGE, SOIL))) == 2
+    assert len(on_the_topic(ON_SOIL, hits(IMAGE, SOIL), field=frozenset({"soil", "karst"}))) == 2
+
+
+@needs_model
+def test_a_paper_saying_the_topic_in_other_words_is_on_it() -> None:
+    embedder = OnnxMiniLM(model_files_dir(MODEL_DIR))
+    topic = "renters facing eviction"
+    assert on_the_topic(topic, hits(TENANCY)) == [], "the words alone: neither rare term is in the paper"
+    assert [h.paper.id for h in on_the_topic(topic, hits(TENANCY, IMAGE), embedder)] == ["t"]
+
+
+def test_summarize_and_draft_leave_out_a_paper_on_the_topic_only_by_a_word(tmp_path: Path) -> None:
+    notes = []
+    for name, paper in (("soil", SOIL), ("image", IMAGE)):
+        note = tmp_path / f"{name}.md"
+        note.write_text(f"# {paper.title}\n\n{paper.text}\n", encoding="utf-8")
+        notes.append(note)
+    rag.ingest(notes)
+    library = rag.open()
+    summary = library.summarize(ON_SOIL)
+    assert [c.paper.title for c in summary.citations] == [SOIL.title], summary.text
+    assert [p.title for p in summary.uncited] == [IMAGE.title], "named as found, not drawn on"
+    draft = library.draft(ON_SOIL)
+    assert [c.paper.title for c in draft.answer.citations] == [SOIL.title], draft.answer.text
+    assert [p.title for p in draft.answer.uncited] == [IMAGE.title]
+    # Asked for by key, it is cited all the same.
+    forced = library.draft(ON_SOIL, cite=["image.md#1"])
+    assert IMAGE.title in {c.paper.title for c in forced.answer.citations} and not forced.answer.uncited

@@ -17,8 +17,8 @@ from rag.services.requests import DEFAULT_WRITING, DraftRequest, SearchRequest, 
 from rag.services.results import Draft
 from rag.services.writing import composer
 from rag.text import plural
-from rag.writing.evidence_sentences import is_evidence, related_without_abstract
-from rag.writing.extractive import refusal
+from rag.writing.evidence_sentences import related_without_abstract
+from rag.writing.extractive import refusal, topic_evidence
 from rag.writing.extractive_draft import prose_or_outline
 
 
@@ -73,9 +73,10 @@ def _draft_answer(
     with ctx.reader() as library:
         required = list({p.id: p for p in (library.paper(key) for key in request.cite)}.values())
         hits = library.search_readable(SearchRequest(topic, request.max_papers))
-        relevant = [h.evidence() for h in hits if is_evidence(h, topic, ctx.settings.min_relevance)]
-        related = related_without_abstract(hits, topic, ctx.settings.min_relevance)
         embedder = library.embedder
+        field = library.field_words(topic)
+        relevant, off_topic = topic_evidence(topic, hits, embedder, ctx.settings.min_relevance, field)
+        related = related_without_abstract(hits, topic, ctx.settings.min_relevance)
     required_ids = {p.id for p in required}
     papers: list[Paper] = required + [p for p in relevant if p.id not in required_ids]
     papers = papers[: max(request.max_papers, len(required))]
@@ -87,6 +88,8 @@ def _draft_answer(
         answer = composer(ctx, model, embedder, options, on_token, on_sentence).draft(topic, papers, required)
     cited = {c.paper.id for c in answer.citations}
     answer.related = [p for p in related if p.id not in cited]
+    if papers:  # a refusal names the closest papers already
+        answer.uncited += [p for p in off_topic if p.id not in required_ids]  # --cite ones are drafted all the same
     _tell_uncited_must_cite(answer, [p for p in required if p.id not in cited])
     return answer
 

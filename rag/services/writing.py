@@ -17,8 +17,7 @@ from rag.records import Paper
 from rag.services.context import Context
 from rag.services.history import record_answer
 from rag.services.requests import DEFAULT_WRITING, SearchRequest, SummaryRequest, WritingOptions
-from rag.writing.evidence_sentences import is_evidence
-from rag.writing.extractive import extractive_answer, refusal
+from rag.writing.extractive import extractive_answer, refusal, topic_evidence
 from rag.writing.extractive_draft import prose_or_outline
 from rag.writing.focus import ENDPOINT_SHORT_SOURCE_TOKENS, SHORT_SOURCE_TOKENS
 from rag.writing.generation import Composer, GenerationOptions
@@ -92,13 +91,15 @@ def summarize(
         query = (request.query or "").strip()
         if query:
             hits = library.search_readable(SearchRequest(query, request.max_papers, lists=request.lists))
-            papers = [h.evidence() for h in hits if is_evidence(h, query, settings.min_relevance)]
+            field = library.field_words(query)
+            papers, off_topic = topic_evidence(query, hits, library.embedder, settings.min_relevance, field)
             if not papers:
                 answer = refusal(query, hits)
                 record_answer(ctx, "summarize", query, answer, options)
                 return answer
             topic = query
         else:
+            off_topic = []
             chosen = library.resolve_lists(request.lists)
             papers = [p for p in library.catalog.ordered() if not chosen or set(p.lists) & chosen]
             if len(papers) > request.max_papers:
@@ -119,6 +120,7 @@ def summarize(
     else:
         answer = composer(ctx, model, embedder, options, on_token, on_sentence).summary(topic, papers)
     answer.related = related
+    answer.uncited += off_topic
     record_answer(ctx, "summarize", topic, answer, options)
     return answer
 

@@ -223,11 +223,45 @@ def misses_key_concepts(
     words. Read paper by paper: papers holding half each do not answer a question on both ("Black physicians
     ... medical boards" asked of papers on Black attorneys and on bar discipline). The library's ``field``
     words (rag.index.session.LibrarySession.field_words) are not key terms: nearly every paper holds them."""
-    idf = load_support_model().idf
-    key = {term for term in tokenize(question) if idf(term) >= KEY_TERM_IDF} - field
+    key = key_terms(question, field)
     if len(key) < MIN_KEY_TERMS or not hits:
         return False
     return all(_misses(question, key, hit, embedder) for hit in hits)
+
+
+def key_terms(text: str, field: AbstractSet[str] = frozenset()) -> set[str]:
+    """The terms of ``text`` that name what it asks about: rare ones (KEY_TERM_IDF), the library's ``field``
+    words aside."""
+    idf = load_support_model().idf
+    return {term for term in tokenize(text) if idf(term) >= KEY_TERM_IDF} - field
+
+
+def topic_evidence(
+    topic: str, hits: Sequence[Hit], embedder: Embedder | None, min_relevance: float, field: AbstractSet[str]
+) -> tuple[list[Paper], list[Paper]]:
+    """The papers a summary or a draft on ``topic`` draws on: each hit that is evidence for it (``is_evidence``)
+    and on the topic (``on_the_topic``), as its evidence (abstract, and the passage matched); and the evidence
+    left out as off the topic (named under the text as found, not drawn on)."""
+    evidence = [h for h in hits if is_evidence(h, topic, min_relevance)]
+    on = on_the_topic(topic, evidence, embedder, field)
+    return [h.evidence() for h in on], [h.paper for h in evidence if h not in on]
+
+
+def on_the_topic(
+    topic: str, hits: Sequence[Hit], embedder: Embedder | None = None, field: AbstractSet[str] = frozenset()
+) -> list[Hit]:
+    """The hits whose paper (title, abstract, passage) holds one of the topic's key terms at least, or (with an
+    ``embedder``) says them in other words: a summary or a draft leaves out a paper that matches its topic only
+    on a word (the restoration of a theatre or of an implant crown in a summary on resin composite dental
+    restorations, a survey of affective brain-computer interfaces in a draft on Riemannian geometry for EEG
+    classification; the library's ``field`` words are no key terms). Looser than an answer's rule
+    (``misses_key_concepts``: half of them), as a topic is broader than a question; and, as there, a topic with
+    one rare term alone keeps every paper: the library may say it in other words ("distributed" for
+    "decentralized training")."""
+    key = key_terms(topic, field)
+    if len(key) < MIN_KEY_TERMS:
+        return list(hits)
+    return [h for h in hits if key & _held_terms([h]) or said_in_other_words(topic, key, [h], embedder)]
 
 
 def _misses(question: str, key: set[str], hit: Hit, embedder: Embedder | None) -> bool:
