@@ -661,6 +661,22 @@ def test_bib_files_ingested_together_share_their_macros_and_abstracts(tmp_path: 
     assert alone.authors == ["LambonRalph, MA", "Patterson, K"]
 
 
+def test_one_author_macro_no_file_defines_is_read_as_surname_and_initials() -> None:
+    """JabRef's "Author = SiegelJM" with AuthorIDs.bib not ingested: "Siegel, JM", as a '#' concatenation of such
+    macros is read (it was the author "SiegelJM", shown as "(SiegelJM, 2001)" under an answer); a quoted name
+    and a macro the file defines are left to their own readings."""
+    from rag.corpus.exports.bibtex import parse_bibtex
+
+    text = (
+        '@string{KayP = "Kay, Paul"}\n'
+        "@article{siegel_2001, title = {REM sleep and memory}, author = SiegelJM, year = 2001}\n"
+        "@article{kay_2004, title = {Colour}, author = KayP, year = 2004}\n"
+        "@article{openai_2023, title = {A report}, author = {OpenAI}, year = 2023}\n"
+    )
+    papers = {p.citekey: p.authors for p in parse_bibtex(text, "Main.bib").papers}
+    assert papers == {"siegel_2001": ["Siegel, JM"], "kay_2004": ["Kay, Paul"], "openai_2023": ["OpenAI"]}
+
+
 def test_string_macros_joined_with_hash_in_one_file_are_resolved() -> None:
     from rag.corpus.exports.bibtex import parse_bibtex
 

@@ -40,6 +40,7 @@ _PUBLISHER = ("publisher", "school", "institution", "organization")
 # JabRef 2 wrote authors as @string macros defined in another file: "Acosta-CabroneroJ # { and } # PattersonK".
 _MACRO_JOIN = re.compile(r"\s*#\s*\{\s*and\s*\}\s*#\s*")
 _MACRO_NAME = re.compile(r"^(?P<surname>.*[a-z])(?P<initials>[A-Z]+(?:-[A-Z]+)*)$")
+_NAME_FIELDS = frozenset({"author", "editor"})
 
 
 def _names(value: str) -> list[str]:
@@ -96,6 +97,9 @@ def _resolved(entry: Any, strings: Mapping[str, str], abstract: str | None) -> A
         bare = enclosing.get(old.key) == BARE and not value.isdigit()
         if bare and (resolved := interpolate(value, strings)) is not None and resolved != value:
             old, changed = Field(old.key, resolved), True
+        elif bare and resolved is None and old.key.lower() in _NAME_FIELDS and _MACRO_NAME.match(value.strip()):
+            # One author's macro no file defines ("SiegelJM"): its name read as in a '#' concatenation of them.
+            old, changed = Field(old.key, _MACRO_NAME.sub(r"\g<surname>, \g<initials>", value.strip())), True
         fields.append(old)
     if abstract is not None:
         fields.append(Field("abstract", abstract))
