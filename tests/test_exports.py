@@ -656,6 +656,11 @@ def test_bib_files_ingested_together_share_their_macros_and_abstracts(tmp_path: 
     assert hub.bibtex is not None and "Lambon Ralph, Matthew A." in hub.bibtex and "#" not in hub.bibtex
     assert "AuthorIDs.bib: 2 @string macros for the other .bib files" in result.warnings
     assert "Abstracts.bib: 1 abstract given to the entries of their keys in another file" in result.warnings
+    untitled = [w for w in result.warnings if "no title" in w]
+    assert untitled == [
+        'Abstracts.bib: 1 entry with an abstract but no title, listed as "(untitled)"; if another .bib file holds '
+        "their titles under the same keys, ingest the files together"
+    ], "orphan_2012: no other file titles it"
     # Read alone, the macros it cannot resolve are read the JabRef way (surname and initials).
     alone = next(iter(load_paths([tmp_path / "Main.bib"]).papers.values()))
     assert alone.authors == ["LambonRalph, MA", "Patterson, K"]

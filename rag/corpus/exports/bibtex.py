@@ -9,7 +9,7 @@ decoded (rag.corpus.latex), which both reads what that middleware misses and is 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -185,11 +185,25 @@ def parse_bibtex(text: str, file_name: str, database: BibDatabase | None = None,
         return Parsed(
             [], [f"{file_name}: {plural(len(library.strings_dict), '@string macro')} for the other .bib files"]
         )
-    if given:
-        warnings.append(f"{file_name}: {plural(given, 'abstract')} given to the entries of their keys in another file")
+    warnings += _split_file_notes(file_name, given, papers)
     if not papers and warnings and not given:
         raise InputError(f"{file_name}: no usable BibTeX entry ({'; '.join(warnings[:3])})")
     return Parsed(papers, warnings, frozenset(copies))
+
+
+def _split_file_notes(file_name: str, given: int, papers: Sequence[Paper]) -> list[str]:
+    """What a file of a database split over several makes of its entries: the abstracts it gave the entries of
+    their keys in another file, and the entries left with an abstract but no title (JabRef's Abstracts.bib read
+    alone: the titles are in another file, under the same keys)."""
+    notes = []
+    if given:
+        notes.append(f"{file_name}: {plural(given, 'abstract')} given to the entries of their keys in another file")
+    if untitled := sum(not p.title for p in papers):
+        notes.append(
+            f"{file_name}: {plural(untitled, 'entry', 'entries')} with an abstract but no title, listed as "
+            '"(untitled)"; if another .bib file holds their titles under the same keys, ingest the files together'
+        )
+    return notes
 
 
 def _comments(library: Any) -> list[str]:
