@@ -244,7 +244,8 @@ def topic_evidence(
     left out as off the topic (named under the text as found, not drawn on)."""
     evidence = [h for h in hits if is_evidence(h, topic, min_relevance)]
     on = on_the_topic(topic, evidence, embedder, field)
-    return [h.evidence() for h in on], [h.paper for h in evidence if h not in on]
+    kept = {h.paper.id for h in on}
+    return [h.evidence() for h in on], [h.paper for h in evidence if h.paper.id not in kept]
 
 
 def on_the_topic(

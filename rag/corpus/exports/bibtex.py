@@ -43,12 +43,18 @@ _MACRO_NAME = re.compile(r"^(?P<surname>.*[a-z])(?P<initials>[A-Z]+(?:-[A-Z]+)*)
 _NAME_FIELDS = frozenset({"author", "editor"})
 
 
+def _macro_person(macro: str) -> str:
+    """An author macro no file defines, read the JabRef way: its name is a surname and initials ("SiegelJM" ->
+    "Siegel, JM")."""
+    return _MACRO_NAME.sub(r"\g<surname>, \g<initials>", macro)
+
+
 def _names(value: str) -> list[str]:
     """An author field -> 'Surname, Given' names, split the BibTeX way (braces protect 'and')."""
     from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
 
-    if " # " in value:  # unresolved @string macros: each macro's name is a surname and initials
-        value = " and ".join(_MACRO_NAME.sub(r"\g<surname>, \g<initials>", n) for n in _MACRO_JOIN.split(value))
+    if " # " in value:  # unresolved @string macros, joined
+        value = " and ".join(_macro_person(n) for n in _MACRO_JOIN.split(value))
     names = []
     for raw in split_multiple_persons_names(value):
         parts = parse_single_name_into_parts(raw, strict=False)
@@ -98,8 +104,8 @@ def _resolved(entry: Any, strings: Mapping[str, str], abstract: str | None) -> A
         if bare and (resolved := interpolate(value, strings)) is not None and resolved != value:
             old, changed = Field(old.key, resolved), True
         elif bare and resolved is None and old.key.lower() in _NAME_FIELDS and _MACRO_NAME.match(value.strip()):
-            # One author's macro no file defines ("SiegelJM"): its name read as in a '#' concatenation of them.
-            old, changed = Field(old.key, _MACRO_NAME.sub(r"\g<surname>, \g<initials>", value.strip())), True
+            # One author's macro no file defines ("SiegelJM"), read as each of a '#' concatenation of them is.
+            old, changed = Field(old.key, _macro_person(value.strip())), True
         fields.append(old)
     if abstract is not None:
         fields.append(Field("abstract", abstract))
