@@ -28,6 +28,7 @@ from rag.check.verdicts import (
     Verdict,
     judged_reversal,
     may_say_otherwise,
+    stating_opposite,
 )
 from rag.check.wrong_key import one_wrong_key_at_most
 from rag.config import load_settings
@@ -372,6 +373,10 @@ def test_a_title_naming_its_topic_never_states_the_opposite() -> None:
     assert judged_reversal(sentence, replace(read, opposite=asserting), shipped(), title=asserting) == STATES_OPPOSITE
     result = "Single-cell sequencing indicates which of these mRNAs are translated in germline stem cells."
     assert judged_reversal(sentence, replace(read, opposite=result), shipped(), title=title) == STATES_OPPOSITE
+    # the title read surest, the result too: the result states it
+    both = replace(read, opposites=(f"{title}.", result))
+    assert judged_reversal(sentence, both, shipped(), title=title) == STATES_OPPOSITE
+    assert stating_opposite(both, title) == result
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import pytest
 from rag.check import judge
 from rag.check.rules.opposites import Opposite, Turn, borne_out, opposites
 from rag.check.scoring import score_against_sources
+from rag.corpus.roles import is_aim
 from rag.records import Paper
 
 ABSTRACT = (
@@ -43,6 +44,9 @@ def judge_on() -> None:
         ("This study did not find an effect.", [("This study did find an effect.", Turn.DENIAL)]),  # the one cited
         ("Our cohort showed no higher risk.", [("Our cohort showed no lower risk.", Turn.DIRECTION)]),
         ("The US trial found no effect.", [("The US trial found effect.", Turn.DENIAL)]),
+        ("Air pollution is unrelated to anxiety.", [("Air pollution is related to anxiety.", Turn.DENIAL)]),
+        ("Ineffective drugs were stopped.", [("Effective drugs were stopped.", Turn.DENIAL)]),
+        ("The drug is not ineffective.", [("The drug is ineffective.", Turn.DENIAL)]),  # "not" is dropped first
     ],
 )
 def test_a_sentence_turned_to_its_opposite(sentence: str, expected: list[tuple[str, Turn]]) -> None:
@@ -61,6 +65,27 @@ def test_the_opposite_counts_only_where_the_passage_bears_it_out() -> None:
     undenied = Opposite("Sleep explained the difference.", Turn.DENIAL)
     assert borne_out(undenied, "Sleep duration explained most of the difference.")
     assert not borne_out(undenied, "Sleep duration did not explain the difference.")
+    (related,) = opposites("Anxiety is unrelated to air pollution.")
+    assert borne_out(related, "Anxiety was associated with exposure to air pollution.")
+    assert not borne_out(related, "Anxiety was unrelated to exposure to air pollution.")
+
+
+def test_a_source_stating_what_a_word_denies_is_a_conflict() -> None:
+    """ "Unrelated" denies as "not related" does: a source finding the association states the opposite."""
+    abstract = (
+        "OBJECTIVE To determine whether past exposure to particulate air pollution is associated with prevalent "
+        "high symptoms of anxiety. RESULTS Among 71,271 women, exposure to fine particulate matter (PM2.5) was "
+        "associated with high symptoms of anxiety, with more recent exposures more relevant than distant ones."
+    )
+    unrelated, related = judge.judge_texts(
+        [
+            "Exposure to fine particulate air pollution is unrelated to anxiety prevalence.",
+            "Exposure to fine particulate air pollution is related to anxiety prevalence.",
+        ],
+        [abstract, abstract],
+    )
+    assert "associated with high symptoms of anxiety" in unrelated.opposite
+    assert related.opposite == ""
 
 
 def test_a_source_stating_the_opposite_in_other_words_is_a_conflict() -> None:
@@ -79,3 +104,33 @@ def test_off_no_opposite_is_read() -> None:
     judge.use_judge(False)
     (score,) = score_against_sources([REVERSED], [PAPER])[0]
     assert score.opposite == ""
+
+
+def test_an_aim_states_no_opposite() -> None:
+    """ "To assess the association between X and Y" names an association it did not find: the judge read it as
+    stating "X is related to Y", the opposite of a sentence the abstract's finding bears out."""
+    abstract = (
+        "OBJECTIVE To assess the association between use of macrolide antibiotics in infants and infantile "
+        "hypertrophic pyloric stenosis. RESULTS Use of macrolides in infants was not associated with infantile "
+        "hypertrophic pyloric stenosis."
+    )
+    (read,) = judge.judge_texts(
+        ["Macrolide use in infants is unrelated to infantile hypertrophic pyloric stenosis."], [abstract]
+    )
+    assert read.opposite == ""
+
+
+@pytest.mark.parametrize(
+    ("sentence", "aim"),
+    [
+        ("OBJECTIVE To determine whether past exposure is associated with anxiety.", True),
+        ("OBJECTIVES: To evaluate the programme.", True),
+        ("We aimed to test whether sleep predicts mood.", True),
+        ("The purpose of this study was to compare two drugs.", True),
+        ("Exposure was associated with anxiety.", False),
+        ("To our knowledge, this is the first such cohort.", False),
+        ("To date, no trial has compared them.", False),
+    ],
+)
+def test_an_aim_is_told_by_its_label_or_opening(sentence: str, aim: bool) -> None:
+    assert is_aim(sentence) is aim

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from rag.check.rules import MIN_ALIGNED_SHARE, aligned_share, best_aligned, content_words, windows
 from rag.check.rules.opposites import Opposite, Turn, borne_out, opposites
+from rag.corpus.roles import is_aim
 from rag.embed.cross_encoder import CrossEncoder
 from rag.text import split_sentences
 
@@ -59,6 +60,9 @@ class Judgement:
     contradicted: float
     passage: str
     opposite: str = ""  # the passage that states the sentence's opposite; empty when none does
+    # Every passage stating the opposite, surest first (``opposite`` the first): where that one is the paper's
+    # title naming its topic, which states no opposite (rag.check.verdicts), another may.
+    opposites: tuple[str, ...] = ()
     # P(the source says otherwise) in each other passage restating the sentence (MIN_ALIGNED_SHARE of its
     # content words), with the passage: a result reversing the sentence may be read as stating it less well than
     # a passage on another of its points (rag check reads them; an answer's check does not).
@@ -132,19 +136,27 @@ def judge_texts(sentences: Sequence[str], texts: Sequence[str]) -> list[Judgemen
         return [NOT_READ] * len(sentences)
     reported = [what_it_reports(s) for s in sentences]
     read = _best_readings(judge, reported, [passages_for(s, t) for s, t in zip(reported, texts, strict=True)])
-    turned = [(i, o, passages_for(o.text, texts[i])) for i, s in enumerate(reported) for o in opposites(s)]
+    turned = [(i, o, passages_for(o.text, _findings(texts[i]))) for i, s in enumerate(reported) for o in opposites(s)]
     turned = [(i, o, passages) for i, o, passages in turned if _may_state_opposite(o, passages, read[i])]
     if not turned:
         return read
-    readings = _best_readings(judge, [o.text for _, o, _ in turned], [passages for _, _, passages in turned])
-    for (i, opposite, _), reading in zip(turned, readings, strict=True):
-        if not read[i].opposite and _states_opposite(opposite, reading, read[i]):
-            read[i] = replace(read[i], opposite=reading.passage)
+    readings = _readings(judge, [o.text for _, o, _ in turned], [passages for _, _, passages in turned])
+    for (i, opposite, _), rows in zip(turned, readings, strict=True):
+        surest_first = sorted(rows, key=lambda row: -row[0])
+        stating = tuple(p for stated, _, p in surest_first if _states(opposite, stated, p, read[i]))
+        if stating and not read[i].opposites:
+            read[i] = replace(read[i], opposite=stating[0], opposites=stating)
     return read
 
 
+def _findings(text: str) -> str:
+    """``text`` without the sentences saying what its paper set out to do: "To assess the association between
+    macrolides and pyloric stenosis" states no association, nor its opposite."""
+    return " ".join(s for s in split_sentences(text) if not is_aim(s))
+
+
 def _may_state_opposite(opposite: Opposite, passages: Sequence[str], sentence: Judgement) -> bool:
-    """Whether reading the opposite against these passages could find it stated (``_states_opposite``): one of
+    """Whether reading the opposite against these passages could find it stated (``_states``): one of
     them bears it out in its own words, and the sentence is not read as stated so surely that the opposite could
     not beat it by the margin. Those that cannot are not read: about a tenth of a thesis's readings
     (elliotmartin92: 3,559 -> 3,175 pairs)."""
@@ -152,34 +164,43 @@ def _may_state_opposite(opposite: Opposite, passages: Sequence[str], sentence: J
     return sentence.stated <= 1 - margin and any(borne_out(opposite, p) for p in passages)
 
 
-def _states_opposite(opposite: Opposite, reading: Judgement, sentence: Judgement) -> bool:
+def _states(opposite: Opposite, stated: float, passage: str, sentence: Judgement) -> bool:
+    """Whether ``passage``, read as stating the opposite with probability ``stated``, states it
+    (OPPOSITE_STATED) in its own words."""
     at, margin = OPPOSITE_STATED[opposite.turn]
-    return reading.stated >= at and reading.stated - sentence.stated >= margin and borne_out(opposite, reading.passage)
+    return stated >= at and stated - sentence.stated >= margin and borne_out(opposite, passage)
+
+
+def _readings(
+    judge: CrossEncoder, sentences: Sequence[str], chosen: Sequence[list[str]]
+) -> list[list[tuple[float, float, str]]]:
+    """Each sentence read against each of its passages (``chosen[i]`` for ``sentences[i]``): P(stated),
+    P(says otherwise) and the passage."""
+    pairs = [(p, s) for s, passages in zip(sentences, chosen, strict=True) for p in passages]
+    probabilities = judge.probabilities(pairs)
+    out, at = [], 0
+    for passages in chosen:
+        rows = probabilities[at : at + len(passages)]
+        at += len(passages)
+        out.append([(float(r[ENTAILMENT]), float(r[CONTRADICTION]), p) for r, p in zip(rows, passages, strict=True)])
+    return out
 
 
 def _best_readings(judge: CrossEncoder, sentences: Sequence[str], chosen: Sequence[list[str]]) -> list[Judgement]:
     """Each sentence read against the stretches of its text it is closest to (``chosen[i]`` for
     ``sentences[i]``: passages_for), the best reading kept."""
-    pairs = [(p, s) for s, passages in zip(sentences, chosen, strict=True) for p in passages]
-    probabilities = judge.probabilities(pairs)
-    out, at = [], 0
-    for sentence, passages in zip(sentences, chosen, strict=True):
-        rows = probabilities[at : at + len(passages)]
-        at += len(passages)
-        if not passages:
+    out = []
+    for sentence, rows in zip(sentences, _readings(judge, sentences, chosen), strict=True):
+        if not rows:
             out.append(NOT_READ)
             continue
-        best = int(rows[:, ENTAILMENT].argmax())
+        best = max(range(len(rows)), key=lambda k: rows[k][0])
         # The contradiction read where the sentence is stated best, or in a passage restating it: elsewhere a
         # passage on another point says "otherwise" of nearly any sentence.
         restated = tuple(
-            (float(rows[k, CONTRADICTION]), passage)
-            for k, passage in enumerate(passages)
+            (otherwise, passage)
+            for k, (_, otherwise, passage) in enumerate(rows)
             if k != best and aligned_share(sentence, passage) >= MIN_ALIGNED_SHARE
         )
-        out.append(
-            Judgement(
-                float(rows[best, ENTAILMENT]), float(rows[best, CONTRADICTION]), passages[best], restated=restated
-            )
-        )
+        out.append(Judgement(*rows[best], restated=restated))
     return out

@@ -52,6 +52,7 @@ from rag.check.verdicts import (
     Suggestion,
     Verdict,
     judged_reversal,
+    stating_opposite,
 )
 from rag.check.wrong_key import as_note, misfit, one_wrong_key_at_most, shielded
 from rag.llm.types import ChatModel, Usage
@@ -165,7 +166,7 @@ class ManuscriptChecker:
         if pairing.contradiction:
             check.verdict, check.reason = Verdict.CONTRADICTS, pairing.contradiction
             if pairing.contradiction == STATES_OPPOSITE:
-                check.evidence = pairing.score.opposite
+                check.evidence = stating_opposite(pairing.score, paper.title)
         elif pairing.label.is_top:
             check.verdict = Verdict.FITS_STATED
             check.reason = STATED if pairing.passage is None else f"the full text states it ({pairing.passage})"

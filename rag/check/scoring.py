@@ -35,6 +35,7 @@ class SourceScore:
     contradicted: float | None = None  # the judge: P(the source says otherwise)
     fitted: float = 0.0  # the fitted support score alone (what the wrong-paper model was fitted on)
     opposite: str = ""  # the judge: the source's passage that states the sentence's opposite, if one does
+    opposites: tuple[str, ...] = ()  # ...and every passage that does, surest first
     passage: str = ""  # the judge: the stretch of the source it read as closest to stating the sentence
     fitted_conflict_only: bool = False  # the conflict is the fitted check's alone: the judge read none
     # the judge: P(says otherwise) in each other passage restating the sentence, with the passage
@@ -129,7 +130,7 @@ def source_score(result: SupportScore, judgement: Judgement, combination: Combin
     return SourceScore(
         round(probability, 4), label, position, result.evidence_text, judged or result.contradiction,
         round(judgement.stated, 4), round(judgement.contradicted, 4), result.score, judgement.opposite,
-        judgement.passage, result.contradiction and not judged,
+        judgement.opposites, judgement.passage, result.contradiction and not judged,
         tuple((round(p, 4), passage) for p, passage in judgement.restated),
     )  # fmt: skip
 

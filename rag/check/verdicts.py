@@ -160,10 +160,16 @@ def judged_reversal(text: str, score: SourceScore, model: FitModel | None, title
     that only names what its paper is about states no opposite either ("Translational Control in Germline Stem Cell
     Development" read as stating that scRNA-seq does indicate which mRNAs are translated)."""
     if score.opposite:
-        return "" if _only_names_its_topic(score.opposite, title) else STATES_OPPOSITE
+        return STATES_OPPOSITE if stating_opposite(score, title) else ""
     if model is None:
         return ""
     return SAYS_OTHERWISE if standing_otherwise(text, score, title, at_least=model.contradicted_at) else ""
+
+
+def stating_opposite(score: SourceScore, title: str | None = None) -> str:
+    """The surest passage the judge read as stating the sentence's opposite that is more than the paper's
+    ``title`` naming its topic; empty when none is."""
+    return next((p for p in score.opposites or (score.opposite,) if p and not _only_names_its_topic(p, title)), "")
 
 
 def standing_otherwise(text: str, score: SourceScore, title: str | None = None, at_least: float = 0.0) -> list[float]:

@@ -95,6 +95,23 @@ def section_label(sentence: str) -> tuple[str, Role | None] | None:
     return match.group(0), (named[0] if len(set(named)) < _MIXED and named else None)
 
 
+# An aim said as such, after a label or none: "OBJECTIVE To determine whether ...", "We aimed to ...", "The
+# purpose of this study was to ..." (SciFact's abstracts keep their labels without the colon).
+_AIM_OPENING = re.compile(
+    r"^(?:[A-Z]{3,}(?:\s+[A-Z]{2,}){0,3}\s+)?(?i:to (?:determine|assess|evaluate|examine|investigate|explore|"
+    r"compare|test|estimate|quantify|describe|identify|characteri[sz]e|analy[sz]e|study|review|establish)\b|"
+    r"(?:the |our )?(?:aims?|objectives?|purposes?|goals?) (?:of (?:this|the|our) \w+ )?(?:was|were|is|are) to\b|"
+    r"we (?:aimed|sought|set out|wanted|intended) to\b)"
+)
+
+
+def is_aim(sentence: str) -> bool:
+    """Whether ``sentence`` says what its paper set out to do (its label, or its opening: "To determine whether
+    X is associated with Y"), which states no finding, whatever it names."""
+    label = section_label(sentence)
+    return (label is not None and label[1] is Role.AIM) or bool(_AIM_OPENING.match(strip_label(sentence)))
+
+
 def strip_label(sentence: str) -> str:
     """``sentence`` without the section label it opens with ("BACKGROUND AND PURPOSE: X ..." -> "X ..."): a
     label is the abstract's layout, not its words, and never reaches a reader."""

@@ -54,6 +54,11 @@ BUT_NOT_WORDS = 2
 COMPARATIVE_REACH = 10
 SIDE_WORDS = 6
 _CLAUSE_END = re.compile(r"[,;:(]")
+# A multiple ("and were 1·4-2·7 times higher than B", "a 3-fold higher") is no side of a comparison: where the
+# clause before the comparative holds nothing else, what is compared is the sentence's subject, its first words.
+_MULTIPLE = re.compile(
+    r"[\d.,·–-]+(?:-?fold)?|times|fold|and|but|were|was|is|are|be|been|being|about|nearly|up|to|a|an"
+)
 # Sources are read folded (lower case), so sentences end at a full stop and a space, whatever follows.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
@@ -115,11 +120,26 @@ def _with_than(sentence: str) -> list[Compared]:
             continue
         tail = _CLAUSE_END.split(sentence[match.end() :], maxsplit=1)[0]
         first = head[max(at - SIDE_WORDS, 0) : at] + head[at + 1 :]
+        if _only_a_multiple(sentence[: match.start()], head[at]):
+            first = words(_CLAUSE_END.split(sentence, maxsplit=1)[0])[:SIDE_WORDS] + head[at + 1 :]
         second = words(tail)[:SIDE_WORDS]
         sides = frozenset(tokenize(" ".join(first))), frozenset(tokenize(" ".join(second)))
         attribute = next(iter(tokenize(" ".join(head[at + 1 : at + 2]))), None)
         found.append(Compared(_sign(head[at]), *sides, head[at], attribute))
     return found
+
+
+def _only_a_multiple(before_than: str, comparative: str) -> bool:
+    """Whether the clause before "than" says only how many times more, besides its comparative ("and were
+    1·4-2·7 times higher"), with a clause before it to name what is compared."""
+    clauses = _CLAUSE_END.split(before_than)
+    said = words(clauses[-1])
+    if len(clauses) < 2 or comparative not in said:
+        return False
+    multiple = said[: said.index(comparative)]
+    return any(w in ("times", "fold") or w.endswith("-fold") for w in multiple) and all(
+        _MULTIPLE.fullmatch(w) for w in multiple
+    )
 
 
 def _sign(word: str) -> int:
@@ -256,6 +276,11 @@ RULE = Rule(
             "R2D2, but not Loqs-PD, enhanced Dicer2 activity.",
             "However, Loqs-PD, but not R2D2, enhanced Dicer2 activity.",
         ),
+        Example(  # a multiple is no side: the subject compared is the sentence's
+            "Incidence of vascular dementia is lower than the incidence of Alzheimer's disease.",
+            "Incidence of vascular dementia varied between 18 and 30 per 1000 person-years, and was 1.4-2.7 times "
+            "higher than that of Alzheimer's disease.",
+        ),
         Example(  # a preference turned around
             "This form of dementia was attributed to pathology in frontal rather than temporal regions of the brain.",
             "It is assumed to be an atrophy with emphasis of pathology in temporal rather than frontal regions.",
@@ -276,6 +301,11 @@ RULE = Rule(
             "Accessing visual versus associative knowledge was associated with different activation patterns.",
         ),
         Example("The soil carbon response was weaker in grasslands than in forests.", SOURCE),
+        Example(
+            "Incidence of vascular dementia is higher than the incidence of Alzheimer's disease.",
+            "Incidence of vascular dementia varied between 18 and 30 per 1000 person-years, and was 1.4-2.7 times "
+            "higher than that of Alzheimer's disease.",
+        ),
         Example("Loqs-PD, but not R2D2, enhanced Dicer2.", "However, Loqs-PD, but not R2D2, enhanced Dicer2 activity."),
         Example(  # another scale: less time is faster
             "An upright face broke through suppression faster than an upside-down face.",

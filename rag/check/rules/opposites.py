@@ -28,7 +28,7 @@ class Turn(Enum):
 class Opposite:
     text: str
     turn: Turn
-    said: str = ""  # a direction turned: the sentence's word...
+    said: str = ""  # a direction turned, or a word denying in itself dropped: the sentence's word...
     instead: str = ""  # ...and the opposite's
 
 
@@ -63,6 +63,16 @@ _NOT = re.compile(r"\b(?:not|never)\s+", re.IGNORECASE)
 _CANNOT = re.compile(r"\bcannot\b", re.IGNORECASE)
 _CONTRACTION = re.compile(r"\b\w+n[’']t\b", re.IGNORECASE)
 _NO = re.compile(r"\bno\s+(?=\w)", re.IGNORECASE)
+# Words that deny in themselves ("unrelated": not related), dropped as "not" is where the sentence has no denial
+# of its own: "Exposure to fine particulate air pollution is unrelated to anxiety prevalence" read as "... is
+# related to ..." against "Exposure to PM2.5 was associated with high symptoms of anxiety". Only words whose
+# positive form reads in the same place ("unchanged", "independent of" take other words after them).
+DENYING_WORDS = {
+    "unrelated": "related", "ineffective": "effective", "inaccurate": "accurate", "unaffected": "affected",
+    "irrelevant": "relevant", "insufficient": "sufficient", "unnecessary": "necessary", "inactive": "active",
+    "unimportant": "important", "ineffectual": "effectual", "unsuccessful": "successful",
+}  # fmt: skip
+_DENYING_WORD = re.compile(rf"\b(?:{'|'.join(DENYING_WORDS)})\b", re.IGNORECASE)
 
 
 def _replace(text: str, start: int, end: int, new: str) -> str:
@@ -76,16 +86,20 @@ def _replace(text: str, start: int, end: int, new: str) -> str:
     return text[:start] + new + rest
 
 
-def _without_denial(sentence: str) -> str | None:
-    """The sentence with its first denial dropped ("not", "never", "cannot", "doesn't", "no"); None without one."""
+def _without_denial(sentence: str) -> Opposite | None:
+    """The sentence with its first denial dropped ("not", "never", "cannot", "doesn't", "no"; else a word denying
+    in itself, "unrelated" read "related", which the passage must then not use); None without one."""
     if found := _NOT.search(sentence):
-        return _replace(sentence, found.start(), found.end(), "")
+        return Opposite(_replace(sentence, found.start(), found.end(), ""), Turn.DENIAL)
     if found := _CANNOT.search(sentence):
-        return _replace(sentence, found.start(), found.end(), "can")
+        return Opposite(_replace(sentence, found.start(), found.end(), "can"), Turn.DENIAL)
     if (found := _CONTRACTION.search(sentence)) and (base := _CONTRACTED.get(found.group(0).lower().replace("’", "'"))):
-        return _replace(sentence, found.start(), found.end(), base)
+        return Opposite(_replace(sentence, found.start(), found.end(), base), Turn.DENIAL)
     if found := _NO.search(sentence):
-        return _replace(sentence, found.start(), found.end(), "")
+        return Opposite(_replace(sentence, found.start(), found.end(), ""), Turn.DENIAL)
+    if found := _DENYING_WORD.search(sentence):
+        said = found.group(0).lower()
+        return Opposite(_replace(sentence, found.start(), found.end(), DENYING_WORDS[said]), Turn.DENIAL, said)
     return None
 
 
@@ -103,7 +117,7 @@ def opposites(sentence: str) -> list[Opposite]:
     the first person is kept: "We were not able to replicate [x]" tells of the author's work, set against what
     the source found, and the source stating "able to replicate" of itself says nothing against it)."""
     undenied = None if first_person(sentence) else _without_denial(sentence)
-    turned = [_direction_swapped(sentence), Opposite(undenied, Turn.DENIAL) if undenied else None]
+    turned = [_direction_swapped(sentence), undenied]
     return [o for o in turned if o is not None and o.text != sentence]
 
 
@@ -114,10 +128,11 @@ def _kin(word: str) -> re.Pattern[str]:
 
 def borne_out(opposite: Opposite, passage: str) -> bool:
     """Whether the passage's own words go the opposite's way: the same direction of effect, a form of the
-    opposite's word and none of the sentence's; or (a denial dropped) no denial of its own."""
-    if opposite.turn is Turn.DENIAL:
-        return not denies(passage)
+    opposite's word and none of the sentence's; or (a denial dropped) no denial of its own, nor the word that
+    denied in the sentence ("unrelated")."""
     said = words(passage)
+    if opposite.turn is Turn.DENIAL:
+        return not denies(passage) and opposite.said not in said
     way = direction(words(opposite.text))
     instead, original = _kin(opposite.instead), _kin(opposite.said)
     uses = any(instead.fullmatch(w) for w in said) and not any(original.fullmatch(w) for w in said)
