@@ -8,6 +8,7 @@ import pytest
 from rag.check import judge
 from rag.check.rules.opposites import Opposite, Turn, borne_out, opposites
 from rag.check.scoring import score_against_sources
+from rag.check.titles import without_title
 from rag.corpus.roles import is_aim
 from rag.records import Paper
 
@@ -134,3 +135,39 @@ def test_an_aim_states_no_opposite() -> None:
 )
 def test_an_aim_is_told_by_its_label_or_opening(sentence: str, aim: bool) -> None:
     assert is_aim(sentence) is aim
+
+
+def test_a_title_naming_its_topic_states_no_opposite_even_beside_a_sentence() -> None:
+    """The judge read "Use of macrolides ... and risk of infantile hypertrophic pyloric stenosis" with the
+    methods sentence after it as stating the association a sentence denies: a title naming its topic is left out
+    of what an opposite is read in, one asserting something is not."""
+    title = "Use of macrolides in mother and child and risk of infantile hypertrophic pyloric stenosis"
+    text = f"{title}. PARTICIPANTS 999,378 liveborn singleton infants and their mothers."
+    sentence = "There is no relation between macrolide use and infantile hypertrophic pyloric stenosis."
+    (untitled,) = judge.judge_texts([sentence], [text])
+    (titled,) = judge.judge_texts([sentence], [text], [title])
+    assert untitled.opposite and not titled.opposite
+
+
+def test_only_a_title_naming_its_topic_is_left_out() -> None:
+    assert without_title(
+        "Vortex Photography in Liquid Helium. We image vortices.", "Vortex Photography in Liquid Helium"
+    ) == ("We image vortices.")
+    asserting = "Rok1p Is a Putative RNA Helicase Required for rRNA Processing"
+    assert without_title(f"{asserting}. Rok1p binds.", asserting) == f"{asserting}. Rok1p binds."
+    assert without_title("No title here. Text.", None) == "No title here. Text."
+
+
+def test_a_dropped_denial_needs_less_in_a_passage_restating_the_sentence() -> None:
+    """Read at 0.88 where the passage restates the sentence (the reference standard for diagnosing hypertension),
+    the opposite is stated: there the judge reads what is denied, not a neighbouring point, which needs 0.9."""
+    abstract = (
+        "The diagnosis of hypertension has traditionally been based on blood pressure measured in the clinic, but "
+        "home and ambulatory measurements correlate better with cardiovascular outcome. We compared clinic and home "
+        "measurements with ambulatory monitoring as the reference standard for diagnosing hypertension in 2,400 "
+        "adults. Ambulatory monitoring as a diagnostic strategy after a raised clinic reading would reduce "
+        "misdiagnosis and save costs."
+    )
+    (read,) = judge.judge_texts(["Ambulatory monitoring is not accurate for diagnosing hypertension."], [abstract])
+    assert "reference standard for diagnosing hypertension" in read.opposite
+    assert judge.OPPOSITE_STATED[Turn.DENIAL] > judge.RESTATED_DENIAL_STATED

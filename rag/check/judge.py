@@ -21,6 +21,7 @@ from pathlib import Path
 
 from rag.check.rules import MIN_ALIGNED_SHARE, aligned_share, best_aligned, content_words, windows
 from rag.check.rules.opposites import Opposite, Turn, borne_out, opposites
+from rag.check.titles import without_title
 from rag.corpus.roles import is_aim
 from rag.embed.cross_encoder import CrossEncoder
 from rag.text import split_sentences
@@ -39,6 +40,12 @@ ENTAILMENT, CONTRADICTION, NEUTRAL = 0, 1, 2
 # ones and 1 of 1,253 real citations (none flagged by `rag check`); looser settings gain 3 or 4 contradicted
 # claims for 5 to 10 more real citations.
 OPPOSITE_STATED = {Turn.DIRECTION: (0.7, 0.3), Turn.DENIAL: (0.9, 0.5)}
+# ...and a dropped denial, in a passage restating the sentence (MIN_ALIGNED_SHARE of its content words), at this:
+# there the judge reads what is denied, not a passage on a neighbouring point. On SciFact's claims it reads 2 more
+# contradicted ones (the held-out groups' 15 -> 17 of 46) and no supported or neither-nor one; the real theses'
+# flags are unchanged. The same bar for every passage flagged 3 more real citations ("it does not indicate if
+# these mRNAs are translated" against a passage on translational control) for 22 more planted reversals.
+RESTATED_DENIAL_STATED = (0.8, 0.4)
 # "Smith et al. (2020) report that", "The authors found that", "According to Lee (2019),": who says it.
 _ATTRIBUTION = re.compile(
     r"^(?:(?:according to|as (?:shown|reported|noted|found) by)\s+[^,]{1,80},\s*"
@@ -128,15 +135,20 @@ def passages_for(sentence: str, text: str) -> list[str]:
     return chosen if together in chosen else [*chosen, together]
 
 
-def judge_texts(sentences: Sequence[str], texts: Sequence[str]) -> list[Judgement]:
+def judge_texts(
+    sentences: Sequence[str], texts: Sequence[str], titles: Sequence[str | None] | None = None
+) -> list[Judgement]:
     """Each sentence against its source text (``texts[i]`` for ``sentences[i]``), and whether the text states its
-    opposite; NOT_READ without a judge."""
+    opposite, read in its findings (``_findings``: the paper's title, ``titles[i]``, where it only names its
+    topic, aside); NOT_READ without a judge."""
     judge = load_judge()
     if judge is None:
         return [NOT_READ] * len(sentences)
     reported = [what_it_reports(s) for s in sentences]
     read = _best_readings(judge, reported, [passages_for(s, t) for s, t in zip(reported, texts, strict=True)])
-    turned = [(i, o, passages_for(o.text, _findings(texts[i]))) for i, s in enumerate(reported) for o in opposites(s)]
+    named = titles or [None] * len(texts)
+    findings = [_findings(text, title) for text, title in zip(texts, named, strict=True)]
+    turned = [(i, o, passages_for(o.text, findings[i])) for i, s in enumerate(reported) for o in opposites(s)]
     turned = [(i, o, passages) for i, o, passages in turned if _may_state_opposite(o, passages, read[i])]
     if not turned:
         return read
@@ -149,10 +161,12 @@ def judge_texts(sentences: Sequence[str], texts: Sequence[str]) -> list[Judgemen
     return read
 
 
-def _findings(text: str) -> str:
-    """``text`` without the sentences saying what its paper set out to do: "To assess the association between
-    macrolides and pyloric stenosis" states no association, nor its opposite."""
-    return " ".join(s for s in split_sentences(text) if not is_aim(s))
+def _findings(text: str, title: str | None) -> str:
+    """``text`` without the sentences saying what its paper set out to do ("To assess the association between
+    macrolides and pyloric stenosis" states no association, nor its opposite), nor its ``title`` where that only
+    names its topic ("Use of macrolides in mother and child and risk of infantile hypertrophic pyloric stenosis",
+    which the judge reads as stating the association, alone or read with the sentence after it)."""
+    return " ".join(s for s in split_sentences(without_title(text, title)) if not is_aim(s))
 
 
 def _may_state_opposite(opposite: Opposite, passages: Sequence[str], sentence: Judgement) -> bool:
@@ -160,15 +174,22 @@ def _may_state_opposite(opposite: Opposite, passages: Sequence[str], sentence: J
     them bears it out in its own words, and the sentence is not read as stated so surely that the opposite could
     not beat it by the margin. Those that cannot are not read: about a tenth of a thesis's readings
     (elliotmartin92: 3,559 -> 3,175 pairs)."""
-    _, margin = OPPOSITE_STATED[opposite.turn]
+    margin = min(_bar(opposite, p)[1] for p in passages) if passages else 1.0
     return sentence.stated <= 1 - margin and any(borne_out(opposite, p) for p in passages)
 
 
 def _states(opposite: Opposite, stated: float, passage: str, sentence: Judgement) -> bool:
     """Whether ``passage``, read as stating the opposite with probability ``stated``, states it
     (OPPOSITE_STATED) in its own words."""
-    at, margin = OPPOSITE_STATED[opposite.turn]
+    at, margin = _bar(opposite, passage)
     return stated >= at and stated - sentence.stated >= margin and borne_out(opposite, passage)
+
+
+def _bar(opposite: Opposite, passage: str) -> tuple[float, float]:
+    """How surely, and by how much more than the sentence, ``passage`` must be read as stating the opposite."""
+    if opposite.turn is Turn.DENIAL and aligned_share(opposite.text, passage) >= MIN_ALIGNED_SHARE:
+        return RESTATED_DENIAL_STATED
+    return OPPOSITE_STATED[opposite.turn]
 
 
 def _readings(

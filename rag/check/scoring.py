@@ -103,12 +103,16 @@ def load_combination() -> Combination | None:
     return Combination(**{k: float(v) for k, v in data["combination"].items()})
 
 
-def read_pairs(claims: Sequence[str], texts: Sequence[str]) -> list[tuple[SupportScore, Judgement]]:
-    """Each claim against its text (``texts[i]`` for ``claims[i]``): the fitted score, and the judge's reading
-    (NOT_READ when the judge is off)."""
+def read_pairs(
+    claims: Sequence[str], texts: Sequence[str], titles: Sequence[str | None] | None = None
+) -> list[tuple[SupportScore, Judgement]]:
+    """Each claim against its text (``texts[i]`` for ``claims[i]``, opening with its paper's title ``titles[i]``
+    where given): the fitted score, and the judge's reading (NOT_READ when the judge is off)."""
     fitted = load_support_model().score(list(claims), list(texts))
     combination = load_combination()
-    judged = judge_texts(claims, texts) if combination is not None and load_judge() else [NOT_READ] * len(claims)
+    judged = (
+        judge_texts(claims, texts, titles) if combination is not None and load_judge() else [NOT_READ] * len(claims)
+    )
     return list(zip(fitted, judged, strict=True))
 
 
@@ -142,8 +146,10 @@ def score_against_sources(claims: Sequence[str], papers: Sequence[Paper]) -> lis
     embeds every source sentence, ~100x slower per answer (benchmarks/support_check.py)."""
     if not claims or not papers:
         return [[] for _ in claims]
-    texts = [p.searchable_text() for p in papers]
-    flat = read_pairs([c for c in claims for _ in texts], [t for _ in claims for t in texts])
+    texts, titles = [p.searchable_text() for p in papers], [p.title for p in papers]
+    flat = read_pairs(
+        [c for c in claims for _ in texts], [t for _ in claims for t in texts], [t for _ in claims for t in titles]
+    )
     return [
         [_source_score(result, judgement) for result, judgement in flat[i * len(texts) : (i + 1) * len(texts)]]
         for i in range(len(claims))

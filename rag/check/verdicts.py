@@ -4,7 +4,6 @@ these types without loading the checker."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -12,6 +11,7 @@ from typing import TYPE_CHECKING
 from rag.check.citing_forms import leads_in, tells_a_gap
 from rag.check.rules.polarity import denies, first_person
 from rag.check.sentences import Support
+from rag.check.titles import names_only_its_topic
 from rag.manuscripts.citing import Cite, Context
 from rag.records import Paper
 from rag.text import printable
@@ -169,7 +169,7 @@ def judged_reversal(text: str, score: SourceScore, model: FitModel | None, title
 def stating_opposite(score: SourceScore, title: str | None = None) -> str:
     """The surest passage the judge read as stating the sentence's opposite that is more than the paper's
     ``title`` naming its topic; empty when none is."""
-    return next((p for p in score.opposites or (score.opposite,) if p and not _only_names_its_topic(p, title)), "")
+    return next((p for p in score.opposites or (score.opposite,) if p and not names_only_its_topic(p, title)), "")
 
 
 def standing_otherwise(text: str, score: SourceScore, title: str | None = None, at_least: float = 0.0) -> list[float]:
@@ -193,38 +193,8 @@ def may_say_otherwise(text: str, passage: str, title: str | None = None) -> bool
     "otherwise")."""
     if leads_in(text) or tells_a_gap(text) or (denies(text) and first_person(text)):
         return False
-    if _only_names_its_topic(passage, title):
+    if names_only_its_topic(passage, title):
         return False
     from rag.check.support_model import covered_by  # numpy: not on every command's start-up
 
     return covered_by(text, passage) >= SAID_OF_IT
-
-
-def _only_names_its_topic(passage: str, title: str | None) -> bool:
-    """Whether the ``passage`` read is the paper's ``title``, asserting nothing: what the paper is about."""
-    if not title:
-        return False
-    return _bare(passage) == _bare(title) and not _asserts(title)
-
-
-def _bare(text: str) -> str:
-    return " ".join(text.split()).rstrip(".").casefold()
-
-
-# A title asserting something: a verb of its own ("Rok1p Is a Putative RNA Helicase", "... Controls Germline Stem
-# Cell Differentiation", "... does not improve ..."), or what its subject is ("Brax - A Differentiable Physics
-# Engine", "PyRoboLearn: A Python Framework ..."). After a plural subject the verb has no "s" ("RANK signals ...
-# regulate development of ..."): read so only where the word is no noun too ("Translational Control in ...") and
-# no infinitive ("Learning to Predict by the Methods of Temporal Differences").
-_ASSERTING_TITLE = re.compile(
-    r"\b(?:is|are|was|were|does|do|did|has|have|can|cannot|may|might|not|no|"
-    r"(?:control|cause|drive|affect|increase|decrease|link|show)s|"
-    r"(?<!\bto\s)(?:regulate|predict|promote|inhibit|determine|require|mediate|modulate|enhance|reduce|improve|impair|"
-    r"prevent|protect|suppress|induce|alter|underlie|explain|reveal|outperform)s?)\b"
-    r"|^[^:–—]{1,60}(?::|\s[–—-])\s*(?:a|an|the)\s",
-    re.IGNORECASE,
-)
-
-
-def _asserts(title: str) -> bool:
-    return bool(_ASSERTING_TITLE.search(title))
