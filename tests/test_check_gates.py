@@ -366,13 +366,14 @@ def test_a_title_naming_its_topic_never_states_the_opposite() -> None:
     naming what its paper is about asserts nothing; one asserting something, or the abstract's sentence, still may."""
     sentence = "While scRNA-seq provides mRNA levels, it does not indicate if these mRNAs are translated."
     title = "Translational Control in Germline Stem Cell Development"
-    read = SourceScore(0.1, Support.UNSUPPORTED, 0, "", stated=0.05, contradicted=0.2, opposite=f"{title}.")
+    read = SourceScore(0.1, Support.UNSUPPORTED, 0, "", stated=0.05, contradicted=0.2, opposites=(f"{title}.",))
     assert judged_reversal(sentence, read, shipped()) == STATES_OPPOSITE, "the reading itself states it"
     assert judged_reversal(sentence, read, shipped(), title=title) == ""
     asserting = "scRNA-seq Indicates Which mRNAs Are Translated"
-    assert judged_reversal(sentence, replace(read, opposite=asserting), shipped(), title=asserting) == STATES_OPPOSITE
+    asserted = replace(read, opposites=(asserting,))
+    assert judged_reversal(sentence, asserted, shipped(), title=asserting) == STATES_OPPOSITE
     result = "Single-cell sequencing indicates which of these mRNAs are translated in germline stem cells."
-    assert judged_reversal(sentence, replace(read, opposite=result), shipped(), title=title) == STATES_OPPOSITE
+    assert judged_reversal(sentence, replace(read, opposites=(result,)), shipped(), title=title) == STATES_OPPOSITE
     # the title read surest, the result too: the result states it
     both = replace(read, opposites=(f"{title}.", result))
     assert judged_reversal(sentence, both, shipped(), title=title) == STATES_OPPOSITE
@@ -395,7 +396,7 @@ def test_a_title_after_a_plural_subject_asserts_too(title: str, asserts: bool) -
     asserts what it found; read as naming only its topic, its opposite of "has no known association" was set
     aside."""
     sentence = "RANK signalling has no known association with development of Aire-expressing epithelial cells."
-    read = SourceScore(0.1, Support.UNSUPPORTED, 0, "", stated=0.05, contradicted=0.2, opposite=f"{title}.")
+    read = SourceScore(0.1, Support.UNSUPPORTED, 0, "", stated=0.05, contradicted=0.2, opposites=(f"{title}.",))
     assert (judged_reversal(sentence, read, shipped(), title=title) == STATES_OPPOSITE) is asserts
 
 

@@ -66,14 +66,18 @@ class Judgement:
     stated: float
     contradicted: float
     passage: str
-    opposite: str = ""  # the passage that states the sentence's opposite; empty when none does
-    # Every passage stating the opposite, surest first (``opposite`` the first): where that one is the paper's
-    # title naming its topic, which states no opposite (rag.check.verdicts), another may.
+    # Every passage stating the sentence's opposite, surest first: where the surest is the paper's title naming
+    # its topic, which states no opposite (rag.check.verdicts), another may.
     opposites: tuple[str, ...] = ()
     # P(the source says otherwise) in each other passage restating the sentence (MIN_ALIGNED_SHARE of its
     # content words), with the passage: a result reversing the sentence may be read as stating it less well than
     # a passage on another of its points (rag check reads them; an answer's check does not).
     restated: tuple[tuple[float, str], ...] = ()
+
+    @property
+    def opposite(self) -> str:
+        """The surest passage stating the sentence's opposite; empty when none does."""
+        return self.opposites[0] if self.opposites else ""
 
 
 NOT_READ = Judgement(0.0, 0.0, "")
@@ -147,8 +151,10 @@ def judge_texts(
     reported = [what_it_reports(s) for s in sentences]
     read = _best_readings(judge, reported, [passages_for(s, t) for s, t in zip(reported, texts, strict=True)])
     named = titles or [None] * len(texts)
-    findings = [_findings(text, title) for text, title in zip(texts, named, strict=True)]
-    turned = [(i, o, passages_for(o.text, findings[i])) for i, s in enumerate(reported) for o in opposites(s)]
+    to_turn = [(i, o) for i, s in enumerate(reported) for o in opposites(s)]
+    # Only the texts of sentences that have an opposite are read for their findings, each once.
+    findings = {i: _findings(texts[i], named[i]) for i in dict.fromkeys(i for i, _ in to_turn)}
+    turned = [(i, o, passages_for(o.text, findings[i])) for i, o in to_turn]
     turned = [(i, o, passages) for i, o, passages in turned if _may_state_opposite(o, passages, read[i])]
     if not turned:
         return read
@@ -157,7 +163,7 @@ def judge_texts(
         surest_first = sorted(rows, key=lambda row: -row[0])
         stating = tuple(p for stated, _, p in surest_first if _states(opposite, stated, p, read[i]))
         if stating and not read[i].opposites:
-            read[i] = replace(read[i], opposite=stating[0], opposites=stating)
+            read[i] = replace(read[i], opposites=stating)
     return read
 
 

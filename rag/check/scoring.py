@@ -34,12 +34,16 @@ class SourceScore:
     stated: float | None = None  # the judge: P(the source states it); None when it did not read
     contradicted: float | None = None  # the judge: P(the source says otherwise)
     fitted: float = 0.0  # the fitted support score alone (what the wrong-paper model was fitted on)
-    opposite: str = ""  # the judge: the source's passage that states the sentence's opposite, if one does
-    opposites: tuple[str, ...] = ()  # ...and every passage that does, surest first
+    opposites: tuple[str, ...] = ()  # the judge: the source's passages that state the sentence's opposite, surest first
     passage: str = ""  # the judge: the stretch of the source it read as closest to stating the sentence
     fitted_conflict_only: bool = False  # the conflict is the fitted check's alone: the judge read none
     # the judge: P(says otherwise) in each other passage restating the sentence, with the passage
     restated: tuple[tuple[float, str], ...] = ()
+
+    @property
+    def opposite(self) -> str:
+        """The surest passage the judge read as stating the sentence's opposite; empty when none does."""
+        return self.opposites[0] if self.opposites else ""
 
     def said_otherwise(self) -> list[tuple[float, str]]:
         """The judge's readings of whether the source says otherwise, surest first: P(it does) and the passage,
@@ -133,8 +137,8 @@ def source_score(result: SupportScore, judgement: Judgement, combination: Combin
     judged = combination.conflicts(False, judgement)
     return SourceScore(
         round(probability, 4), label, position, result.evidence_text, judged or result.contradiction,
-        round(judgement.stated, 4), round(judgement.contradicted, 4), result.score, judgement.opposite,
-        judgement.opposites, judgement.passage, result.contradiction and not judged,
+        round(judgement.stated, 4), round(judgement.contradicted, 4), result.score, judgement.opposites,
+        judgement.passage, result.contradiction and not judged,
         tuple((round(p, 4), passage) for p, passage in judgement.restated),
     )  # fmt: skip
 

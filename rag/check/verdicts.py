@@ -169,7 +169,7 @@ def judged_reversal(text: str, score: SourceScore, model: FitModel | None, title
 def stating_opposite(score: SourceScore, title: str | None = None) -> str:
     """The surest passage the judge read as stating the sentence's opposite that is more than the paper's
     ``title`` naming its topic; empty when none is."""
-    return next((p for p in score.opposites or (score.opposite,) if p and not names_only_its_topic(p, title)), "")
+    return next((p for p in score.opposites if not names_only_its_topic(p, title)), "")
 
 
 def standing_otherwise(text: str, score: SourceScore, title: str | None = None, at_least: float = 0.0) -> list[float]:
