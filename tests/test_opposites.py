@@ -48,6 +48,11 @@ def judge_on() -> None:
         ("Air pollution is unrelated to anxiety.", [("Air pollution is related to anxiety.", Turn.DENIAL)]),
         ("Ineffective drugs were stopped.", [("Effective drugs were stopped.", Turn.DENIAL)]),
         ("The drug is not ineffective.", [("The drug is ineffective.", Turn.DENIAL)]),  # "not" is dropped first
+        # a "not" that denies nothing: when a thing happens, "not only", "whether or not"
+        ("Abscission is not completed until the following G2 phase.", []),
+        ("Cells not only divide but also migrate.", []),
+        ("Whether or not cells divide is unclear.", []),
+        ("Cells do not divide, and not only in culture.", [("Cells do divide, and not only in culture.", Turn.DENIAL)]),
     ],
 )
 def test_a_sentence_turned_to_its_opposite(sentence: str, expected: list[tuple[str, Turn]]) -> None:
@@ -170,4 +175,18 @@ def test_a_dropped_denial_needs_less_in_a_passage_restating_the_sentence() -> No
     )
     (read,) = judge.judge_texts(["Ambulatory monitoring is not accurate for diagnosing hypertension."], [abstract])
     assert "reference standard for diagnosing hypertension" in read.opposite
-    assert judge.OPPOSITE_STATED[Turn.DENIAL] > judge.RESTATED_DENIAL_STATED
+    assert judge.OPPOSITE_STATED[Turn.DENIAL] > judge.RESTATED_OPPOSITE_STATED[Turn.DENIAL]
+
+
+def test_the_bar_an_opposite_must_clear() -> None:
+    """A dropped denial read at 0.92 against a sentence read at 0.6 (the judge reads a "not" as stated too) is
+    stated; a direction turned is stated at 0.75 against 0.6 only where the passage restates the sentence."""
+    sentence = judge.Judgement(0.6, 0.1, "")
+    (undenied,) = [o for o in opposites("Reminders did not improve adherence in adults.") if o.turn is Turn.DENIAL]
+    elsewhere = "Text messages were sent weekly to every participant of the trial."
+    assert judge._states(undenied, 0.92, elsewhere, sentence)
+    assert not judge._states(undenied, 0.85, elsewhere, sentence)
+    (turned,) = opposites("Bleeding was lower with the new drug than with warfarin.")
+    restating = "Bleeding was higher with the new drug than with warfarin (rate ratio 1.6)."
+    assert judge._states(turned, 0.75, restating, sentence)
+    assert not judge._states(turned, 0.75, "Major bleeding was higher in older patients.", sentence)

@@ -36,16 +36,23 @@ ENTAILMENT, CONTRADICTION, NEUTRAL = 0, 1, 2
 # stated with at least this probability, by at least this much more than the sentence itself, in a passage
 # whose own words bear it out. A dropped denial needs more: the judge leans to "stated" for any sentence
 # without "not". Chosen on a coarse grid over SciFact's labelled claims and the six real theses' citations with
-# an abstract (taken as fine): 18 of 194 contradicted claims read as stating the opposite, 1 of 370 supported
-# ones and 1 of 1,253 real citations (none flagged by `rag check`); looser settings gain 3 or 4 contradicted
-# claims for 5 to 10 more real citations.
-OPPOSITE_STATED = {Turn.DIRECTION: (0.7, 0.3), Turn.DENIAL: (0.9, 0.5)}
-# ...and a dropped denial, in a passage restating the sentence (MIN_ALIGNED_SHARE of its content words), at this:
-# there the judge reads what is denied, not a passage on a neighbouring point. On SciFact's claims it reads 2 more
+# an abstract (taken as fine), first at 0.5 for a denial: 18 of 194 contradicted claims read as stating the
+# opposite, 1 of 370 supported ones and 1 of 1,253 real citations (none flagged by `rag check`). A denial's margin
+# is 0.3 since the judge was found reading a sentence given a "not" as stated too (0.64 for "Similar ideas have
+# not been transferred to the control of simulated robots", whose source states they have): planted reversals in
+# the real theses caught 60 -> 69 of 257 (benchmarks/check_real.py --rounds 1), real flags unchanged, one by one
+# (after "not ... until" stopped being read as a denial), SciFact's verdicts unchanged.
+OPPOSITE_STATED = {Turn.DIRECTION: (0.7, 0.3), Turn.DENIAL: (0.9, 0.3)}
+# ...and in a passage restating the sentence (MIN_ALIGNED_SHARE of its content words), at this: there the judge
+# reads what the sentence says, not a passage on a neighbouring point. A dropped denial: on SciFact's claims 2 more
 # contradicted ones (the held-out groups' 15 -> 17 of 46) and no supported or neither-nor one; the real theses'
-# flags are unchanged. The same bar for every passage flagged 3 more real citations ("it does not indicate if
-# these mRNAs are translated" against a passage on translational control) for 22 more planted reversals.
-RESTATED_DENIAL_STATED = (0.8, 0.4)
+# flags unchanged (the same bar for every passage flagged 3 more real citations: "it does not indicate if these
+# mRNAs are translated" against a passage on translational control). A direction turned needs only to be read more
+# surely than the sentence: "Therapeutics receiving accelerated approval encounter a lower frequency of
+# post-marketing safety events", read as stated at 0.50, whose opposite the passage restating it ("... were
+# statistically significantly more frequent among ... those receiving accelerated approval") states at 0.72 (one
+# more held-out contradicted claim; no other verdict of SciFact's or flag of the theses changed).
+RESTATED_OPPOSITE_STATED = {Turn.DIRECTION: (0.7, 0.1), Turn.DENIAL: (0.8, 0.3)}
 # "Smith et al. (2020) report that", "The authors found that", "According to Lee (2019),": who says it.
 _ATTRIBUTION = re.compile(
     r"^(?:(?:according to|as (?:shown|reported|noted|found) by)\s+[^,]{1,80},\s*"
@@ -193,8 +200,8 @@ def _states(opposite: Opposite, stated: float, passage: str, sentence: Judgement
 
 def _bar(opposite: Opposite, passage: str) -> tuple[float, float]:
     """How surely, and by how much more than the sentence, ``passage`` must be read as stating the opposite."""
-    if opposite.turn is Turn.DENIAL and aligned_share(opposite.text, passage) >= MIN_ALIGNED_SHARE:
-        return RESTATED_DENIAL_STATED
+    if aligned_share(opposite.text, passage) >= MIN_ALIGNED_SHARE:
+        return RESTATED_OPPOSITE_STATED[opposite.turn]
     return OPPOSITE_STATED[opposite.turn]
 
 

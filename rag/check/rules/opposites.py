@@ -60,6 +60,11 @@ _CONTRACTED = {
     "shouldn't": "should", "wouldn't": "would",
 }  # fmt: skip
 _NOT = re.compile(r"\b(?:not|never)\s+", re.IGNORECASE)
+# A "not" that denies nothing, dropped from none: "not only ... but also", "not least", "whether or not"; and "not
+# ... until", which says when a thing happens ("abscission is not completed until the following G2 phase": read
+# as "is completed until", the judge found a source saying when it completes stating it).
+_NOT_DENYING = re.compile(r"(?:only|just|least|merely|to mention)\b|[^,;:.?!]*\buntil\b", re.IGNORECASE)
+_OR_BEFORE = re.compile(r"\bor\s+$", re.IGNORECASE)
 _CANNOT = re.compile(r"\bcannot\b", re.IGNORECASE)
 _CONTRACTION = re.compile(r"\b\w+n[’']t\b", re.IGNORECASE)
 _NO = re.compile(r"\bno\s+(?=\w)", re.IGNORECASE)
@@ -89,7 +94,7 @@ def _replace(text: str, start: int, end: int, new: str) -> str:
 def _without_denial(sentence: str) -> Opposite | None:
     """The sentence with its first denial dropped ("not", "never", "cannot", "doesn't", "no"; else a word denying
     in itself, "unrelated" read "related", which the passage must then not use); None without one."""
-    if found := _NOT.search(sentence):
+    if found := next((m for m in _NOT.finditer(sentence) if _denies_here(sentence, m)), None):
         return Opposite(_replace(sentence, found.start(), found.end(), ""), Turn.DENIAL)
     if found := _CANNOT.search(sentence):
         return Opposite(_replace(sentence, found.start(), found.end(), "can"), Turn.DENIAL)
@@ -101,6 +106,12 @@ def _without_denial(sentence: str) -> Opposite | None:
         said = found.group(0).lower()
         return Opposite(_replace(sentence, found.start(), found.end(), DENYING_WORDS[said]), Turn.DENIAL, said)
     return None
+
+
+def _denies_here(sentence: str, found: re.Match[str]) -> bool:
+    """Whether the "not" (or "never") ``found`` denies what follows it: not "not only", "whether or not", "not
+    ... until"."""
+    return not (_NOT_DENYING.match(sentence, found.end()) or _OR_BEFORE.search(sentence, 0, found.start()))
 
 
 def _direction_swapped(sentence: str) -> Opposite | None:
