@@ -52,6 +52,8 @@ def judge_on() -> None:
         ("Abscission is not completed until the following G2 phase.", []),
         ("Cells not only divide but also migrate.", []),
         ("Whether or not cells divide is unclear.", []),
+        ("It wasn't until 2010 that the method was adopted.", []),
+        ("It was not until 2010 that the method was adopted.", []),
         ("Cells do not divide, and not only in culture.", [("Cells do divide, and not only in culture.", Turn.DENIAL)]),
     ],
 )

@@ -63,7 +63,7 @@ _NOT = re.compile(r"\b(?:not|never)\s+", re.IGNORECASE)
 # A "not" that denies nothing, dropped from none: "not only ... but also", "not least", "whether or not"; and "not
 # ... until", which says when a thing happens ("abscission is not completed until the following G2 phase": read
 # as "is completed until", the judge found a source saying when it completes stating it).
-_NOT_DENYING = re.compile(r"(?:only|just|least|merely|to mention)\b|[^,;:.?!]*\buntil\b", re.IGNORECASE)
+_NOT_DENYING = re.compile(r"\s*(?:only|just|least|merely|to mention)\b|[^,;:.?!]*\buntil\b", re.IGNORECASE)
 _OR_BEFORE = re.compile(r"\bor\s+$", re.IGNORECASE)
 _CANNOT = re.compile(r"\bcannot\b", re.IGNORECASE)
 _CONTRACTION = re.compile(r"\b\w+n[’']t\b", re.IGNORECASE)
@@ -98,7 +98,8 @@ def _without_denial(sentence: str) -> Opposite | None:
         return Opposite(_replace(sentence, found.start(), found.end(), ""), Turn.DENIAL)
     if found := _CANNOT.search(sentence):
         return Opposite(_replace(sentence, found.start(), found.end(), "can"), Turn.DENIAL)
-    if (found := _CONTRACTION.search(sentence)) and (base := _CONTRACTED.get(found.group(0).lower().replace("’", "'"))):
+    found = next((m for m in _CONTRACTION.finditer(sentence) if _denies_here(sentence, m)), None)
+    if found and (base := _CONTRACTED.get(found.group(0).lower().replace("’", "'"))):
         return Opposite(_replace(sentence, found.start(), found.end(), base), Turn.DENIAL)
     if found := _NO.search(sentence):
         return Opposite(_replace(sentence, found.start(), found.end(), ""), Turn.DENIAL)
@@ -109,8 +110,8 @@ def _without_denial(sentence: str) -> Opposite | None:
 
 
 def _denies_here(sentence: str, found: re.Match[str]) -> bool:
-    """Whether the "not" (or "never") ``found`` denies what follows it: not "not only", "whether or not", "not
-    ... until"."""
+    """Whether the "not" (or "never", "wasn't") ``found`` denies what follows it: not "not only", "whether or
+    not", "not ... until" ("It wasn't until 2010 that ...")."""
     return not (_NOT_DENYING.match(sentence, found.end()) or _OR_BEFORE.search(sentence, 0, found.start()))
 
 
