@@ -192,8 +192,8 @@ def _may_state_opposite(opposite: Opposite, passages: Sequence[str], sentence: J
 
 
 def _states(opposite: Opposite, stated: float, passage: str, sentence: Judgement) -> bool:
-    """Whether ``passage``, read as stating the opposite with probability ``stated``, states it
-    (OPPOSITE_STATED) in its own words."""
+    """Whether ``passage``, read as stating the opposite with probability ``stated``, states it (at its
+    ``_bar``: OPPOSITE_STATED, or RESTATED_OPPOSITE_STATED where it restates the sentence) in its own words."""
     at, margin = _bar(opposite, passage)
     return stated >= at and stated - sentence.stated >= margin and borne_out(opposite, passage)
 
