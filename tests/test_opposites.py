@@ -9,7 +9,7 @@ from rag.check import judge
 from rag.check.rules.opposites import Opposite, Turn, borne_out, opposites
 from rag.check.scoring import score_against_sources
 from rag.check.titles import without_title
-from rag.corpus.roles import is_aim
+from rag.corpus.roles import is_aim, is_method
 from rag.records import Paper
 
 ABSTRACT = (
@@ -142,6 +142,59 @@ def test_an_aim_states_no_opposite() -> None:
 )
 def test_an_aim_is_told_by_its_label_or_opening(sentence: str, aim: bool) -> None:
     assert is_aim(sentence) is aim
+
+
+@pytest.mark.parametrize(
+    ("sentence", "method"),
+    [
+        ("METHODS: We recruited 40 men from two clinics.", True),
+        ("DESIGN, SETTING, AND PARTICIPANTS A randomized trial of 52 adults in a sleep clinic.", True),
+        ("INTERVENTION CBT (sleep restriction and relaxation; n = 20) or placebo (n = 14).", True),
+        ("MAIN OUTCOME MEASURES Mortality at 30 days.", True),
+        ("Design: cohort study of 1,200 nurses.", True),
+        ("RESULTS Of the 32,441 samples 16 were positive.", False),
+        ("CONCLUSION CBT was superior to zolpidem.", False),
+        ("METHODS AND RESULTS We found that sleep improved.", False),  # two roles: left to the model
+        ("DNA damage was increased in mice.", False),
+        ("MTOR DNA is high in tumours.", False),  # capitals that are no label
+    ],
+)
+def test_a_method_is_told_by_its_label_with_or_without_a_colon(sentence: str, method: bool) -> None:
+    assert is_method(sentence) is method
+
+
+def test_a_methods_passage_states_no_opposite_and_leaves_room_for_the_finding() -> None:
+    """Read beside the methods sentences naming the therapy and the condition, the judge found the opposite of
+    "... is an ineffective treatment" nowhere; methods state no finding: without them it reads the conclusion,
+    which states that the therapy works."""
+    abstract = (
+        "Insomnia is common in older adults. DESIGN, SETTING, AND PARTICIPANTS A randomized, placebo-controlled "
+        "trial of 52 adults with chronic primary insomnia in a university sleep clinic. INTERVENTION Cognitive "
+        "behavioral therapy (sleep restriction, stimulus control and relaxation; n = 20), zolpidem (n = 18) or "
+        "placebo (n = 14). CONCLUSION Cognitive behavioral therapy was superior to zolpidem in the short- and "
+        "long-term treatment of insomnia."
+    )
+    (read,) = judge.judge_texts(["Cognitive behavioral therapy is an ineffective treatment for insomnia."], [abstract])
+    assert "superior to zolpidem" in read.opposite
+    assert all("INTERVENTION" not in passage and "DESIGN" not in passage for passage in read.opposites)
+
+
+def test_a_word_denying_in_itself_is_turned_as_a_direction_is_where_the_passage_speaks_of_it() -> None:
+    """ "Ineffective" turned to "effective" is a word swapped for its opposite, read at a direction's bar (a "not"
+    dropped needs more: the judge leans to reading any undenied sentence as stated); the passage must speak of
+    what the word denies: "Actin 5C was unaffected", beside genes a source does study, is no finding on them."""
+    sentence = judge.Judgement(0.1, 0.1, "")
+    (effective,) = opposites("Cognitive behavioral therapy is an ineffective treatment for insomnia.")
+    (undenied,) = opposites("Cognitive behavioral therapy is not an effective treatment for insomnia.")
+    conclusion = "Cognitive behavioral therapy was superior to zolpidem in the long-term treatment of insomnia."
+    assert judge._bar(effective, conclusion) == judge.RESTATED_OPPOSITE_STATED[Turn.DIRECTION]
+    assert judge._bar(undenied, conclusion) == judge.RESTATED_OPPOSITE_STATED[Turn.DENIAL]
+    assert judge._states(effective, 0.75, conclusion, sentence)
+    assert not judge._states(undenied, 0.75, conclusion, sentence)
+    sentence_on_genes = "Cyclin B and aurora B were reduced; in contrast the housekeeping gene Actin 5C was unaffected."
+    (affected,) = [o for o in opposites(sentence_on_genes) if o.turn is Turn.DENIAL]
+    assert not borne_out(affected, "Cyclin B localizes at the cytokinesis bridge, where it promotes abscission.")
+    assert borne_out(affected, "Levels of the Actin 5C transcript fell in mutant ovaries.")
 
 
 def test_a_title_naming_its_topic_states_no_opposite_even_beside_a_sentence() -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 from rag.check.rules import MIN_ALIGNED_SHARE, aligned_share, best_aligned, content_words, windows
 from rag.check.rules.opposites import Opposite, Turn, borne_out, opposites
 from rag.check.titles import without_title
-from rag.corpus.roles import is_aim
+from rag.corpus.roles import is_aim, is_method
 from rag.embed.cross_encoder import CrossEncoder
 from rag.text import split_sentences
 
@@ -178,8 +178,10 @@ def _findings(text: str, title: str | None) -> str:
     """``text`` without the sentences saying what its paper set out to do ("To assess the association between
     macrolides and pyloric stenosis" states no association, nor its opposite), nor its ``title`` where that only
     names its topic ("Use of macrolides in mother and child and risk of infantile hypertrophic pyloric stenosis",
-    which the judge reads as stating the association, alone or read with the sentence after it)."""
-    return " ".join(s for s in split_sentences(without_title(text, title)) if not is_aim(s))
+    which the judge reads as stating the association, alone or read with the sentence after it), nor the sentences
+    labelled as its methods ("INTERVENTION Cognitive behavioral therapy ... or placebo"): they state no finding,
+    and, naming what the sentence names, they crowd out of the passages read the finding that states its opposite."""
+    return " ".join(s for s in split_sentences(without_title(text, title)) if not (is_aim(s) or is_method(s)))
 
 
 def _may_state_opposite(opposite: Opposite, passages: Sequence[str], sentence: Judgement) -> bool:
@@ -199,10 +201,16 @@ def _states(opposite: Opposite, stated: float, passage: str, sentence: Judgement
 
 
 def _bar(opposite: Opposite, passage: str) -> tuple[float, float]:
-    """How surely, and by how much more than the sentence, ``passage`` must be read as stating the opposite."""
+    """How surely, and by how much more than the sentence, ``passage`` must be read as stating the opposite. A
+    word denying in itself turned to its positive form ("ineffective" -> "effective") is a word swapped for its
+    opposite, as a direction is, and cleared at a direction's bar: the judge's lean to "stated" is for a sentence
+    with a "not" dropped, whose undenied form any passage on its topic seems to state (SciFact's claims: "Cognitive
+    behavioral therapy is an ineffective treatment for insomnia" against "interventions based on CBT are
+    superior to zopiclone treatment ..."; the passage must speak of what the word denies: ``borne_out``)."""
+    turn = Turn.DIRECTION if opposite.said else opposite.turn
     if aligned_share(opposite.text, passage) >= MIN_ALIGNED_SHARE:
-        return RESTATED_OPPOSITE_STATED[opposite.turn]
-    return OPPOSITE_STATED[opposite.turn]
+        return RESTATED_OPPOSITE_STATED[turn]
+    return OPPOSITE_STATED[turn]
 
 
 def _readings(

@@ -112,6 +112,38 @@ def is_aim(sentence: str) -> bool:
     return (label is not None and label[1] is Role.AIM) or bool(_AIM_OPENING.match(strip_label(sentence)))
 
 
+# A label in capitals that an export kept without its colon ("DESIGN, SETTING, AND PARTICIPANTS A randomized ...",
+# "INTERVENTION CBT (sleep hygiene ...)": SciFact's abstracts): the opening run of capitalised words, of which the
+# longest first part made of label words is the label.
+_CAPITALS = re.compile(r"[A-Z]{2,}(?=[ ,&/-])")
+_LABEL_GAP = re.compile(r"[ ,&/-]{1,3}")
+
+
+def _capitals_label(sentence: str) -> str | None:
+    """The label in capitals opening ``sentence`` with no colon after it, as it would read with one."""
+    ends, at = [], len(sentence) - len(sentence.lstrip())
+    while (word := _CAPITALS.match(sentence, at)) is not None:
+        ends.append(word.end())
+        gap = _LABEL_GAP.match(sentence, word.end())
+        if gap is None:
+            break
+        at = gap.end()
+    for end in reversed(ends):
+        rest = sentence[end:].lstrip(" ,")
+        if rest and (label := section_label(f"{sentence[:end]}: {rest}")) is not None:
+            return label[0]
+    return None
+
+
+def is_method(sentence: str) -> bool:
+    """Whether ``sentence`` is labelled as its abstract's methods ("METHODS: ...", "DESIGN, SETTING, AND
+    PARTICIPANTS A randomized trial of 46 adults ..."): what was done, which states no finding."""
+    label = section_label(sentence)
+    if label is None and (capitals := _capitals_label(sentence)) is not None:
+        label = section_label(capitals + " x")
+    return label is not None and label[1] is Role.METHOD
+
+
 def strip_label(sentence: str) -> str:
     """``sentence`` without the section label it opens with ("BACKGROUND AND PURPOSE: X ..." -> "X ..."): a
     label is the abstract's layout, not its words, and never reaches a reader."""

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from rag.check.rules.directions import MOVED_WITHIN, may_be_moved
 from rag.check.rules.polarity import denies, direction, first_person, words
 from rag.text import stem
 
@@ -30,6 +31,9 @@ class Opposite:
     turn: Turn
     said: str = ""  # a direction turned, or a word denying in itself dropped: the sentence's word...
     instead: str = ""  # ...and the opposite's
+    # A word denying in itself: the stems of the content words either side of it, what it denies ("Actin 5C" of
+    # "the housekeeping gene Actin 5C was unaffected"), which a passage stating the opposite speaks of.
+    about: frozenset[str] = frozenset()
 
 
 # Words of direction and their opposites, the first found swapped (both ways). Only amounts and comparisons,
@@ -77,6 +81,7 @@ DENYING_WORDS = {
     "irrelevant": "relevant", "insufficient": "sufficient", "unnecessary": "necessary", "inactive": "active",
     "unimportant": "important", "ineffectual": "effectual", "unsuccessful": "successful",
 }  # fmt: skip
+_CLAUSE = re.compile(r"[;:]|,\s+(?:and|but|whereas|while)\b")
 _DENYING_WORD = re.compile(rf"\b(?:{'|'.join(DENYING_WORDS)})\b", re.IGNORECASE)
 
 
@@ -105,8 +110,18 @@ def _without_denial(sentence: str) -> Opposite | None:
         return Opposite(_replace(sentence, found.start(), found.end(), ""), Turn.DENIAL)
     if found := _DENYING_WORD.search(sentence):
         said = found.group(0).lower()
-        return Opposite(_replace(sentence, found.start(), found.end(), DENYING_WORDS[said]), Turn.DENIAL, said)
+        about = _around(sentence[: found.start()], sentence[found.end() :])
+        return Opposite(
+            _replace(sentence, found.start(), found.end(), DENYING_WORDS[said]), Turn.DENIAL, said, about=about
+        )
     return None
+
+
+def _around(before: str, after: str) -> frozenset[str]:
+    """The stems of the content words nearest a word (MOVED_WITHIN either side, within its clause)."""
+    near = [w for w in words(_CLAUSE.split(before)[-1]) if may_be_moved(w)][-MOVED_WITHIN:]
+    near += [w for w in words(_CLAUSE.split(after)[0]) if may_be_moved(w)][:MOVED_WITHIN]
+    return frozenset(stem(w) for w in near)
 
 
 def _denies_here(sentence: str, found: re.Match[str]) -> bool:
@@ -144,7 +159,8 @@ def borne_out(opposite: Opposite, passage: str) -> bool:
     denied in the sentence ("unrelated")."""
     said = words(passage)
     if opposite.turn is Turn.DENIAL:
-        return not denies(passage) and opposite.said not in said
+        speaks_of_it = not opposite.about or bool(opposite.about & {stem(w) for w in said})
+        return not denies(passage) and opposite.said not in said and speaks_of_it
     way = direction(words(opposite.text))
     instead, original = _kin(opposite.instead), _kin(opposite.said)
     uses = any(instead.fullmatch(w) for w in said) and not any(original.fullmatch(w) for w in said)
