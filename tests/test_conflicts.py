@@ -115,3 +115,22 @@ def test_a_risk_its_ratio_turns_the_other_way_is_a_contradiction_in_a_manuscript
     assert not MANUSCRIPT.reversals(
         read_against("Infection with Helicobacter pylori decreases the risk of gastric cancer.", spanning)
     )
+
+
+def test_a_number_put_in_place_of_the_one_restated_says_otherwise_in_a_manuscript() -> None:
+    """ "One in two" where the result restated says "one in five": the abstract says otherwise, a problem for a
+    manuscript as a reversal is; the right number, or a number the sentence adds to a loose paraphrase, is not."""
+    abstract = (
+        "Trial discontinuation wastes resources. We followed 395 surgical trials registered between 2008 and 2010. "
+        "One in five surgical randomised controlled trials are discontinued early, and one in three completed "
+        "trials remain unpublished."
+    )
+    cited = [CitedText.of(Paper(id="p1", text=abstract, title="Discontinued surgical trials"))]
+    reading = read_against("One in two surgical randomised controlled trials are discontinued early.", cited)
+    assert [f.code for f in MANUSCRIPT.reversals(reading)] == ["swapped"]
+    assert describe(MANUSCRIPT.reversals(reading), "the abstract") == "says two where the abstract says five"
+    assert MANUSCRIPT.label(Support.EVIDENCE, reading) is Support.CONTRADICTED
+    assert not MANUSCRIPT.reversals(
+        read_against("One in five surgical randomised controlled trials are discontinued early.", cited)
+    )
+    assert not MANUSCRIPT.reversals(read_against("Two thirds of surgical trials in 2009 were never published.", cited))

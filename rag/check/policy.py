@@ -15,6 +15,7 @@ from rag.check.reading import CitedText, Reading, read_against
 from rag.check.rules.alignment import MIN_ALIGNED_SHARE
 from rag.check.rules.finding import Finding
 from rag.check.rules.polarity import negated, words
+from rag.check.rules.swaps import CODE as SWAPPED
 from rag.check.scoring import SourceScore, score_against_sources
 from rag.check.sentences import Support
 from rag.records import Paper
@@ -35,10 +36,19 @@ class Policy:
     # Evidence the fitted check sees negate the sentence: a contradiction (the label a reader sees), or only
     # less than top evidence (a warning, right about half the time).
     conflict_contradicts: bool
+    # A number, population, list item or numbered gene of the source put in place of another where the sentence
+    # restates it (rag.check.rules.swaps) says otherwise, as a reversal does: "One in two surgical trials are
+    # discontinued early" restating "One in five surgical randomised controlled trials are discontinued early".
+    # (The answer policy counts it already, as every fact its sources do not state.)
+    swap_says_otherwise: bool = False
 
     def reversals(self, reading: Reading) -> list[Finding]:
-        """What the sentence reverses in its source, where this policy counts it."""
-        return reading.reversals if reading.aligned >= self.reversal_alignment else []
+        """What the sentence reverses in its source (or puts in place of what it says), where this policy counts
+        it."""
+        if reading.aligned < self.reversal_alignment:
+            return []
+        swapped = [f for f in reading.findings if f.code == SWAPPED] if self.swap_says_otherwise else []
+        return [*reading.reversals, *swapped]
 
     def label(self, support: Support, reading: Reading, conflict: bool = False) -> Support:
         """``support`` (what the sentence's evidence says) weighed with what the rules found: findings decide,
@@ -79,7 +89,11 @@ def _fitted_conflict_bears(evidence: str, passage: str, reading: Reading, senten
 
 ANSWER = Policy("answer", unstated_is_problem=True, reversal_alignment=0.0, conflict_contradicts=False)
 MANUSCRIPT = Policy(
-    "manuscript", unstated_is_problem=False, reversal_alignment=MANUSCRIPT_ALIGNMENT, conflict_contradicts=True
+    "manuscript",
+    unstated_is_problem=False,
+    reversal_alignment=MANUSCRIPT_ALIGNMENT,
+    conflict_contradicts=True,
+    swap_says_otherwise=True,
 )
 
 
