@@ -1,6 +1,7 @@
 """A risk turned the other way by its ratio: a sentence saying that something raises (or lowers, or does not
-change) the risk, odds, incidence or mortality of an outcome where a cited sentence reports a ratio for it
-(odds, risk, hazard or rate ratio) whose confidence interval lies wholly on the other side of 1.
+change) the risk, odds, incidence or mortality of an outcome, or that the two are linked with a sign ("a positive
+correlation between hip fractures and statin use"), where a cited sentence reports a ratio for it (odds, risk,
+hazard or rate ratio) whose confidence interval lies wholly on the other side of 1.
 
 "ADHD medications increase the risk of serious cardiovascular events" against "The rate ratio (RR) of serious
 cardiovascular events for current use vs nonuse of ADHD medications was 0.83 (95% CI, 0.72-0.96)": no word of
@@ -38,6 +39,12 @@ _NO_LINK = re.compile(
     r"(?:association|link|relationship|correlation|effect) (?:with|on|between)|(?:does|do|did) not "
     r"(?:affect|change|alter|influence))\b"
 )
+# A link said with its sign: "a positive correlation between hip fractures and statin use", "inversely associated
+# with": the sign is the risk's direction, the words after the link name the outcome (and the exposure, with
+# "between"), as after a word of risk.
+_SIGN = {"positive": "up", "positively": "up", "negative": "down", "negatively": "down", "inverse": "down"}
+_SIGN |= {"inversely": "down"}
+_LINK = re.compile(r"associat\w*|correlat\w*|relat(?:ed|ion|ionship)s?|link(?:ed|s)?")
 _RATIO = re.compile(
     r"\b(?:a?ORs?|a?RRs?|a?HRs?|a?IRRs?|(?:odds|risk|hazard|rate|incidence rate)\s+ratios?|relative\s+risks?)\b"
 )
@@ -67,6 +74,10 @@ def claimed_direction(sentence: str) -> Claim | None:
     direction or an outright denial of a link."""
     said = words(sentence)
     for at, word in enumerate(said):
+        if _LINK.fullmatch(word) and at > 0 and said[at - 1] in _SIGN:
+            direction, start = _SIGN[said[at - 1]], at - 1
+            outcome = said[at + 1 : at + 1 + OUTCOME_WORDS]
+            return Claim(direction, " ".join(said[start : at + 1]), said[:start], outcome, deaths=False)
         if not (_RISK.fullmatch(word) or _DEATH.fullmatch(word)):
             continue
         turns = [j for j in range(max(0, at - DIRECTION_REACH), at) if UP.fullmatch(said[j]) or DOWN.fullmatch(said[j])]
@@ -182,6 +193,11 @@ RULE = Rule(
             "In a cohort of older adults, the odds ratio of dementia for hearing impairment was 1.46 (95% CI "
             "1.20-1.78).",
         ),
+        Example(  # a link said with its sign
+            "There is a positive correlation between hip fractures and statin use in older adults.",
+            "In older adults, use of statins in the prior 3 years (adjusted OR, 0.57; 95% CI, 0.40-0.82) was "
+            "associated with a significant reduction in the risk of hip fracture.",
+        ),
         Example(
             "Early screening for patent ductus arteriosus increases in-hospital mortality.",
             "In infants exposed to early screening for patent ductus arteriosus, the odds ratio of in-hospital death "
@@ -219,6 +235,11 @@ RULE = Rule(
             "The new regimen improves survival of patients with advanced lung cancer.",
             "The hazard ratio of death for patients with advanced lung cancer on the new regimen was 0.71 (95% CI "
             "0.60-0.84), improving survival.",
+        ),
+        Example(  # the sign the ratio has
+            "Statin use is inversely associated with hip fractures in older adults.",
+            "In older adults, use of statins (adjusted OR, 0.57; 95% CI, 0.40-0.82) was associated with a "
+            "reduction in the risk of hip fracture.",
         ),
         Example(  # a mean difference is no ratio
             "Tricyclics reduce the rate of headache days.",
