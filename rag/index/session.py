@@ -28,6 +28,11 @@ T = TypeVar("T")
 
 # Papers embedded and stored per step while indexing: Ctrl-C or a kill loses at most this many vectors.
 SYNC_CHUNK = 64
+# A word extending a field word by an ending of at most this many letters is the field in another form:
+# "detector" of a library on deepfake detection, where "detect" is held by most papers (the stemmer keeps the two
+# apart); the root has MIN_FIELD_ROOT letters at least.
+MAX_FIELD_ENDING = 3
+MIN_FIELD_ROOT = 4
 # A word that more than this share of a library's papers hold (title and abstract) names the library's field, not
 # a subject a question asks about beside it: "Petri" in "How has the blood coagulation cascade been modelled with
 # Petri nets?" asked of a library on Petri nets in systems biology (87% of its papers) says nothing of whether a
@@ -134,11 +139,13 @@ class LibrarySession:
 
     def field_words(self, text: str) -> frozenset[str]:
         """The words of ``text`` (as rag.text.tokenize makes them) that name the library's field: held by more
-        than FIELD_SHARE of its papers."""
+        than FIELD_SHARE of its papers, or such a word with an ending ("detector" where "detect" is one)."""
         retriever = self.retriever()
         if retriever.paper_count < FIELD_MIN_PAPERS:
             return frozenset()
-        return frozenset(t for t in set(tokenize(text)) if retriever.paper_share(t) > FIELD_SHARE)
+        return frozenset(
+            t for t in set(tokenize(text)) if any(retriever.paper_share(r) > FIELD_SHARE for r in _roots(t))
+        )
 
     def search(self, spec: SearchSpec) -> list[Hit]:
         """The papers ``spec`` asks for, best first, its year and list filters applied."""
@@ -322,3 +329,9 @@ class LibrarySession:
 def _unit_id(hit: Hit) -> str:
     """The indexed unit a hit was found by: its paper, or the passage that matched."""
     return passage_id(hit.paper.id, hit.passage.n) if hit.passage is not None else hit.paper.id
+
+
+def _roots(term: str) -> list[str]:
+    """``term`` and the words it may extend by an ending (MAX_FIELD_ENDING, MIN_FIELD_ROOT)."""
+    shortest = max(MIN_FIELD_ROOT, len(term) - MAX_FIELD_ENDING)
+    return [term, *(term[:end] for end in range(len(term) - 1, shortest - 1, -1))]
