@@ -78,6 +78,11 @@ def test_faithful_sentences_over_real_abstracts_get_the_top_label(title: str, se
     assert answer_label(sentence, paper)[0].is_top
 
 
+def cited_abstract(abstract: str, title: str) -> list[CitedText]:
+    """One paper's abstract as a manuscript's sentence cites it."""
+    return [CitedText.of(Paper(id="p1", text=abstract, title=title))]
+
+
 def test_a_short_sentence_reversing_the_result_it_restates_is_a_contradiction_in_a_manuscript() -> None:
     """A sentence ("MKP2 decreases apoptosis") restating two thirds of the result it turns around: enough, for a
     manuscript, for its reversal to count (half of its content words); the right way round it is no reversal."""
@@ -85,7 +90,7 @@ def test_a_short_sentence_reversing_the_result_it_restates_is_a_contradiction_in
         "Apoptosis resistance limits chemotherapy in breast cancer. We screened phosphatases in twelve cell lines. "
         "MKP2 overexpression increased chemotherapy-induced apoptosis, whereas MKP2 depletion dampened the response."
     )
-    cited = [CitedText.of(Paper(id="p1", text=abstract, title="Phosphatases and apoptosis"))]
+    cited = cited_abstract(abstract, "Phosphatases and apoptosis")
     reversed_reading = read_against("MKP2 decreases apoptosis.", cited)
     assert reversed_reading.aligned < 0.75 and MANUSCRIPT.reversals(reversed_reading)
     assert MANUSCRIPT.label(Support.EVIDENCE, reversed_reading) is Support.CONTRADICTED
@@ -100,7 +105,7 @@ def test_a_risk_its_ratio_turns_the_other_way_is_a_contradiction_in_a_manuscript
         "The estimated odds ratio for the risk of gastric cancer in those with a history of infection with "
         "Helicobacter pylori was 2.77 (95% confidence interval 1.04 to 7.97)."
     )
-    cited = [CitedText.of(Paper(id="p1", text=abstract, title="Helicobacter pylori and gastric cancer"))]
+    cited = cited_abstract(abstract, "Helicobacter pylori and gastric cancer")
     reading = read_against("Infection with Helicobacter pylori decreases the risk of gastric cancer.", cited)
     assert [f.code for f in MANUSCRIPT.reversals(reading)] == ["reversed-ratio"]
     assert (
@@ -125,7 +130,7 @@ def test_a_number_put_in_place_of_the_one_restated_says_otherwise_in_a_manuscrip
         "One in five surgical randomised controlled trials are discontinued early, and one in three completed "
         "trials remain unpublished."
     )
-    cited = [CitedText.of(Paper(id="p1", text=abstract, title="Discontinued surgical trials"))]
+    cited = cited_abstract(abstract, "Discontinued surgical trials")
     reading = read_against("One in two surgical randomised controlled trials are discontinued early.", cited)
     assert [f.code for f in MANUSCRIPT.reversals(reading)] == ["swapped"]
     assert describe(MANUSCRIPT.reversals(reading), "the abstract") == "says two where the abstract says five"
