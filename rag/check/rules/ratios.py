@@ -45,6 +45,9 @@ _NO_LINK = re.compile(
 _SIGN = {"positive": "up", "positively": "up", "negative": "down", "negatively": "down", "inverse": "down"}
 _SIGN |= {"inversely": "down"}
 _LINK = re.compile(r"associat\w*|correlat\w*|relat(?:ed|ion|ionship)s?|link(?:ed|s)?")
+# ...an outcome of risk: a link with survival or a recovery goes the other way of the ratio of death or relapse the
+# source reports for it ("positively associated with survival" beside "hazard ratio of death 0.71").
+_GOOD_OUTCOME = re.compile(r"surviv\w*|recover\w*|remission|quality|benefit\w*|improv\w*|well-?being")
 _RATIO = re.compile(
     r"\b(?:a?ORs?|a?RRs?|a?HRs?|a?IRRs?|(?:odds|risk|hazard|rate|incidence rate)\s+ratios?|relative\s+risks?)\b"
 )
@@ -77,6 +80,8 @@ def claimed_direction(sentence: str) -> Claim | None:
         if _LINK.fullmatch(word) and at > 0 and said[at - 1] in _SIGN:
             direction, start = _SIGN[said[at - 1]], at - 1
             outcome = said[at + 1 : at + 1 + OUTCOME_WORDS]
+            if any(_GOOD_OUTCOME.fullmatch(w) for w in outcome):
+                return None
             return Claim(direction, " ".join(said[start : at + 1]), said[:start], outcome, deaths=False)
         if not (_RISK.fullmatch(word) or _DEATH.fullmatch(word)):
             continue
@@ -240,6 +245,11 @@ RULE = Rule(
             "Statin use is inversely associated with hip fractures in older adults.",
             "In older adults, use of statins (adjusted OR, 0.57; 95% CI, 0.40-0.82) was associated with a "
             "reduction in the risk of hip fracture.",
+        ),
+        Example(  # a link with survival: the ratio is of death
+            "The new regimen is positively associated with survival of patients with advanced lung cancer.",
+            "The hazard ratio of death for patients with advanced lung cancer on the new regimen was 0.71 (95% CI "
+            "0.60-0.84), improving survival.",
         ),
         Example(  # a mean difference is no ratio
             "Tricyclics reduce the rate of headache days.",
