@@ -331,6 +331,25 @@ def test_a_source_stating_the_opposite_in_other_words_is_a_contradiction(tmp_pat
     assert (restated["verdict"], restated["reason"]) == ("contradicts", "says 'lower' where the abstract says 'higher'")
 
 
+def test_a_reversal_the_rules_read_shows_the_sentence_it_reverses(tmp_path: Path, bib: Path) -> None:
+    """The evidence under "says 'raise' where the abstract says 'reduced'" is the abstract's sentence saying
+    "reduced", not the one stating most of the citing sentence's words."""
+    entry = (
+        "@article{rim2019, title = {RIM4 and the control of meiosis in budding yeast}, author = {Ito, Ken}, "
+        "year = {2019}, abstract = {Genetic studies suggest that RIM4 is a positive regulator of meiosis. In "
+        "budding yeast, rim4 mutations cause reduced expression of SPO11 during meiosis. These findings suggest "
+        "that RIM4 acts independently of IME4 to stimulate SPO11 RNA levels in meiosis.}}\n"
+    )
+    sentence = r"Mutations in RIM4 raise levels of SPO11 RNA in meiosis \cite{rim2019}."
+    code, (turned,) = checked_with(tmp_path, bib, entry, sentence)
+    assert (turned["verdict"], turned["reason"], code) == (
+        "contradicts",
+        "says 'raise' where the abstract says 'reduced'",
+        1,
+    )
+    assert turned["evidence"] == "In budding yeast, rim4 mutations cause reduced expression of SPO11 during meiosis."
+
+
 def test_a_change_the_abstract_says_did_not_happen_is_a_contradiction(tmp_path: Path, bib: Path) -> None:
     """The abstract's result sentence says the rates did not change; a sentence restating it loosely (too
     loosely to be compared word for word) and saying they fell reverses it, one saying they held does not."""

@@ -51,6 +51,7 @@ class Pairing:
     label: Support
     contradiction: str = ""  # what the sentence reverses, told for a reader; empty when nothing
     passage: str | None = None  # where in the full text the evidence is ("p. 4"); None: the abstract
+    reversed_in: str = ""  # where the abstract says what the sentence reverses, when the rules found it
 
 
 def stated_surely(pairing: Pairing) -> float:

@@ -33,7 +33,7 @@ from rag.check.paper_fit import (
     textbook,
 )
 from rag.check.policy import MANUSCRIPT, conflict_of
-from rag.check.reading import CitedText, describe, read_against
+from rag.check.reading import CitedText, describe, read_against, reversed_in
 from rag.check.scoring import SourceScore, score_against_group, score_against_sources
 from rag.check.sentences import Support
 from rag.check.support_model import load_support_model
@@ -167,6 +167,8 @@ class ManuscriptChecker:
             check.verdict, check.reason = Verdict.CONTRADICTS, pairing.contradiction
             if pairing.contradiction == STATES_OPPOSITE:
                 check.evidence = stating_opposite(pairing.score, paper.title)
+            elif pairing.reversed_in:
+                check.evidence = pairing.reversed_in
         elif pairing.label.is_top:
             check.verdict = Verdict.FITS_STATED
             check.reason = STATED if pairing.passage is None else f"the full text states it ({pairing.passage})"
@@ -265,21 +267,24 @@ class ManuscriptChecker:
             read, passages = with_full_text(paper, text)
             score = score_against_sources([text], [read])[0][0]
             if passages:
-                reading = read_against(text, [CitedText.of(read)])
+                cited = CitedText.of(read)
             else:
                 if paper.id not in self._texts:
                     self._texts[paper.id] = CitedText.of(paper)
-                reading = read_against(text, [self._texts[paper.id]])
+                cited = self._texts[paper.id]
+            reading = read_against(text, [cited])
             label = MANUSCRIPT.label(score.support, reading, conflict_of(score, reading, text))
+            where_reversed = ""
             if reversed_here := MANUSCRIPT.reversals(reading):
                 contradiction = describe(reversed_here, "the abstract")
+                where_reversed = reversed_in(text, reversed_here, cited, reading)
             else:
                 contradiction = judged_reversal(text, score, self._fit_model(), paper.title)
             if self.judge is not None:
                 label = judge_with_model(text, [(1, paper)], self.judge, self.usage)
                 contradiction = "the model judge: the paper contradicts it" if label is Support.CONTRADICTED else ""
             where = next((p.where for p in passages if score.sentence and score.sentence in p.text), None)
-            self._pairs[key] = Pairing(score, label, contradiction, where)
+            self._pairs[key] = Pairing(score, label, contradiction, where, where_reversed if contradiction else "")
         return self._pairs[key]
 
     def reading(self, text: str, paper: Paper) -> SourceScore:

@@ -14,11 +14,12 @@ What counts as a problem depends on who wrote the sentence:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rag.abbreviations import written_out
-from rag.check.rules.alignment import best_aligned, windows
+from rag.check.rules.alignment import aligned_share, best_aligned, windows
 from rag.check.rules.facts import SourceFacts
 from rag.check.rules.finding import Finding
 from rag.check.rules.registry import rule_of, run_rules
@@ -79,6 +80,21 @@ def read_against(sentence: str, cited: Sequence[CitedText], others: Sequence[Cit
     comparison = Comparison.of(sentence, [c.facts for c in cited], [o.facts for o in others], reading.restates)
     reading.findings = run_rules(comparison)
     return reading
+
+
+def reversed_in(sentence: str, findings: Sequence[Finding], cited: CitedText, reading: Reading) -> str:
+    """Where the cited text says what the sentence reverses: of its sentences holding the word or number the first
+    finding names the source's ("reduced", "five", "0.57 (0.40-0.82)"), the one closest to the sentence; else the
+    stretch the sentence restates. Shown as the evidence, not the sentence that states most of it (for "Mutations
+    in RIM1 raise levels of IME1 RNA", "rim1 mutations cause reduced expression of IME1", not "RIM1 acts ... to
+    stimulate IME1 expression")."""
+    says = (findings[0].source_says or "").split()[:1] if findings else []
+    if says:
+        word = re.compile(rf"(?<![\w.]){re.escape(says[0])}(?![\w])", re.IGNORECASE)
+        holding = [s for s in split_sentences(cited.paper.searchable_text()) if word.search(s)]
+        if holding:
+            return max(holding, key=lambda s: aligned_share(sentence, s))
+    return reading.restates
 
 
 def describe(findings: Sequence[Finding], cited: str, name_other: dict[int, str] | None = None) -> str:
