@@ -119,8 +119,9 @@ _CAPITALS = re.compile(r"[A-Z]{2,}(?=[ ,&/-])")
 _LABEL_GAP = re.compile(r"[ ,&/-]{1,3}")
 
 
-def _capitals_label(sentence: str) -> str | None:
-    """The label in capitals opening ``sentence`` with no colon after it, as it would read with one."""
+def _capitals_label(sentence: str) -> tuple[str, Role | None] | None:
+    """The label in capitals opening ``sentence`` with no colon after it, read as it would be with one
+    (``section_label``)."""
     ends, at = [], len(sentence) - len(sentence.lstrip())
     while (word := _CAPITALS.match(sentence, at)) is not None:
         ends.append(word.end())
@@ -131,16 +132,14 @@ def _capitals_label(sentence: str) -> str | None:
     for end in reversed(ends):
         rest = sentence[end:].lstrip(" ,")
         if rest and (label := section_label(f"{sentence[:end]}: {rest}")) is not None:
-            return label[0]
+            return label
     return None
 
 
 def is_method(sentence: str) -> bool:
     """Whether ``sentence`` is labelled as its abstract's methods ("METHODS: ...", "DESIGN, SETTING, AND
     PARTICIPANTS A randomized trial of 46 adults ..."): what was done, which states no finding."""
-    label = section_label(sentence)
-    if label is None and (capitals := _capitals_label(sentence)) is not None:
-        label = section_label(capitals + " x")
+    label = section_label(sentence) or _capitals_label(sentence)
     return label is not None and label[1] is Role.METHOD
 
 

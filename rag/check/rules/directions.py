@@ -6,6 +6,7 @@ it moves is then read from the words around it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from rag.check.rules.alignment import MIN_ALIGNED_SHARE, aligned_share
@@ -69,10 +70,15 @@ def moves(text: str) -> tuple[tuple[str, int, frozenset[str]], ...]:
         # function", "reducing" moves pain, not function.
         start = next((j + 1 for j in range(i - 1, -1, -1) if direction(tokens[j : j + 1])), 0)
         end = next((j for j in range(i + 1, len(tokens)) if direction(tokens[j : j + 1])), len(tokens))
-        before = [w for w in tokens[start:i] if may_be_moved(w)][-MOVED_WITHIN:]
-        after = [w for w in tokens[i + 1 : end] if may_be_moved(w)][:MOVED_WITHIN]
-        found.append((token, sign, frozenset(stem(w) for w in before + after)))
+        found.append((token, sign, nearest_moved(tokens[start:i], tokens[i + 1 : end])))
     return tuple(found)
+
+
+def nearest_moved(before: Sequence[str], after: Sequence[str]) -> frozenset[str]:
+    """The stems of the words a word between ``before`` and ``after`` moves (or denies): the MOVED_WITHIN content
+    words nearest it either side (``may_be_moved``)."""
+    near = [w for w in before if may_be_moved(w)][-MOVED_WITHIN:] + [w for w in after if may_be_moved(w)][:MOVED_WITHIN]
+    return frozenset(stem(w) for w in near)
 
 
 def may_be_moved(word: str) -> bool:

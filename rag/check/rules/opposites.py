@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from rag.check.rules.directions import MOVED_WITHIN, may_be_moved
+from rag.check.rules.directions import nearest_moved
 from rag.check.rules.polarity import denies, direction, first_person, words
 from rag.text import stem
 
@@ -118,10 +118,8 @@ def _without_denial(sentence: str) -> Opposite | None:
 
 
 def _around(before: str, after: str) -> frozenset[str]:
-    """The stems of the content words nearest a word (MOVED_WITHIN either side, within its clause)."""
-    near = [w for w in words(_CLAUSE.split(before)[-1]) if may_be_moved(w)][-MOVED_WITHIN:]
-    near += [w for w in words(_CLAUSE.split(after)[0]) if may_be_moved(w)][:MOVED_WITHIN]
-    return frozenset(stem(w) for w in near)
+    """The stems of the content words nearest a word, within its clause (``nearest_moved``)."""
+    return nearest_moved(words(_CLAUSE.split(before)[-1]), words(_CLAUSE.split(after)[0]))
 
 
 def _denies_here(sentence: str, found: re.Match[str]) -> bool:

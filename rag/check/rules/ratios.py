@@ -42,8 +42,10 @@ _NO_LINK = re.compile(
 # A link said with its sign: "a positive correlation between hip fractures and statin use", "inversely associated
 # with": the sign is the risk's direction, the words after the link name the outcome (and the exposure, with
 # "between"), as after a word of risk.
-_SIGN = {"positive": "up", "positively": "up", "negative": "down", "negatively": "down", "inverse": "down"}
-_SIGN |= {"inversely": "down"}
+_SIGN = {
+    "positive": "up", "positively": "up", "negative": "down", "negatively": "down", "inverse": "down",
+    "inversely": "down",
+}  # fmt: skip
 _LINK = re.compile(r"associat\w*|correlat\w*|relat(?:ed|ion|ionship)s?|link(?:ed|s)?")
 # ...an outcome of risk: a link with survival or a recovery goes the other way of the ratio of death or relapse the
 # source reports for it ("positively associated with survival" beside "hazard ratio of death 0.71").
