@@ -55,6 +55,12 @@ EMBEDDING = (
     "similarity_margin",  # the best paper's cosine minus this one's
     "context_similarity",  # cosine with the sentence and its neighbours
     "context_rank",
+    # How far the sentence stands out among the manuscript's citing sentences for this paper (z-score down the
+    # paper's column): a paper near every sentence of a thesis on its field is near a swapped one too, but the
+    # sentences written about it stand out. Leave-one-thesis-out on six real theses (4,552 citations real and
+    # swapped), swaps below where 3% of each thesis's real citations are: 71.7% -> 75.4% (AUC 0.945 -> 0.949).
+    "similarity_column_z",
+    "context_column_z",
     # With nothing to compare (a key cited once, a sentence citing one paper) these take NEUTRAL_SIMILARITY:
     # how often a key is cited says nothing of whether it is the right one.
     "same_key",  # the closest other sentence of the manuscript citing the same key
@@ -72,6 +78,8 @@ _FRAME_WORDS = "see also e.g. i.e. cf. et al work works paper study studies as s
 # Sentences on each side whose mean vector is the sentence's context, and whose cited papers are its
 # neighbours' papers.
 CONTEXT_SENTENCES = 2
+# Citing sentences a manuscript needs before a paper's scores over them have a spread worth comparing with.
+MIN_SENTENCES_FOR_SPREAD = 5
 
 
 @dataclass
@@ -218,7 +226,19 @@ def features(scores: ManuscriptScores, pair: Pair) -> dict[str, float]:
         "same_key": float(same.max()) if same is not None else NEUTRAL_SIMILARITY,
         "siblings": float(beside.mean()) if beside is not None else NEUTRAL_SIMILARITY,
         "nearby": float(near.max()) if near is not None else NEUTRAL_SIMILARITY,
+        "similarity_column_z": _standing_out(scores.similarity, pair),
+        "context_column_z": _standing_out(scores.context, pair),
     }
+
+
+def _standing_out(matrix: Matrix, pair: Pair) -> float:
+    """How many spreads the pair's score lies above the paper's mean over the manuscript's citing sentences;
+    0 (the mean) with too few sentences to tell a spread by."""
+    column = matrix[:, pair.paper]
+    spread = float(column.std())
+    if len(column) < MIN_SENTENCES_FOR_SPREAD or spread < 1e-6:
+        return 0.0
+    return (float(column[pair.sentence]) - float(column.mean())) / spread
 
 
 @dataclass(frozen=True)
