@@ -455,7 +455,12 @@ def main() -> None:
         data["trained_on"] = dict(Counter(f"{r['thesis']}:{'real' if r['label'] else 'swap'}" for r in rows))
         data["fpr_target"] = FPR_TARGET
         data["models"], data["thresholds"], data["cv"] = {}, {}, {}
-        for variant, names in (("embedding", paper_fit.EMBEDDING), ("lexical", paper_fit.LEXICAL)):
+        variants = {
+            "embedding": paper_fit.EMBEDDING,
+            "short": paper_fit.EMBEDDING_WITHOUT_SPREAD,
+            "lexical": paper_fit.LEXICAL,
+        }
+        for variant, names in variants.items():
             report, weights = fit(rows, names)
             data["models"][variant], data["thresholds"][variant] = weights, report.pop("threshold")
             data["cv"][variant] = report

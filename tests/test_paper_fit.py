@@ -3,13 +3,23 @@ library's other papers and against the manuscript's other sentences."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
-from rag.check.paper_fit import EMBEDDING, MIN_SENTENCES_FOR_SPREAD, ManuscriptScores, Pair, features, load_fit_model
+from rag.check.paper_fit import (
+    EMBEDDING,
+    MIN_SENTENCES_FOR_SPREAD,
+    SPREAD,
+    ManuscriptScores,
+    Pair,
+    features,
+    load_fit_model,
+)
 
 
-def unit(*rows: list[float]) -> np.ndarray:
+def unit(rows: list[list[float]]) -> np.ndarray:
     vectors = np.array(rows, dtype=np.float32)
     return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
@@ -26,29 +36,37 @@ def scores_of(sentences: np.ndarray, papers: np.ndarray) -> ManuscriptScores:
     )
 
 
-# Paper 0 sits in the thesis's field: every sentence is near it. Sentence 0 is written about it; sentence 5 is
+# Paper 0 sits in the thesis's field: every sentence is near it. Sentence 0 is written about it; the last is
 # about another paper of the field and cites paper 0 by mistake.
-PAPERS = unit([1.0, 0.2, 0.0], [0.0, 1.0, 0.0])
-SENTENCES = unit([1.0, 0.2, 0.0], [1.0, 0.6, 0.3], [1.0, 0.7, 0.2], [1.0, 0.5, 0.4], [1.0, 0.8, 0.1], [1.0, 0.9, 0.3])
+PAPERS = unit([[1.0, 0.2, 0.0], [0.0, 1.0, 0.0]])
+FIELD = [[1.0, 0.5 + 0.3 * (i % 4) / 3, 0.1 + 0.3 * (i % 3) / 2] for i in range(MIN_SENTENCES_FOR_SPREAD)]
+SENTENCES = unit([[1.0, 0.2, 0.0], *FIELD, [1.0, 0.9, 0.3]])
 
 
 def test_a_sentence_written_about_a_paper_stands_out_among_the_manuscripts_sentences_for_it() -> None:
     scores = scores_of(SENTENCES, PAPERS)
     meant = features(scores, Pair(0, 0, "Sentence about the paper.", 0.5))
-    swapped = features(scores, Pair(5, 0, "Sentence about another paper.", 0.5))
+    swapped = features(scores, Pair(len(SENTENCES) - 1, 0, "Sentence about another paper.", 0.5))
     assert meant["similarity_column_z"] > 1.0
     assert swapped["similarity_column_z"] < 0.0, "close to the paper, as every sentence of its field is"
     assert swapped["similarity"] > 0.8, "closeness alone does not tell it"
     assert meant["context_column_z"] > swapped["context_column_z"]
 
 
-def test_too_few_sentences_to_tell_a_spread_by_stand_out_by_nothing() -> None:
+def test_too_few_sentences_to_tell_a_spread_by_are_weighed_without_it() -> None:
     few = SENTENCES[: MIN_SENTENCES_FOR_SPREAD - 1]
     values = features(scores_of(few, PAPERS), Pair(0, 0, "Sentence about the paper.", 0.5))
-    assert values["similarity_column_z"] == values["context_column_z"] == 0.0
+    assert all(math.isnan(values[name]) for name in SPREAD)
+    model = load_fit_model()
+    assert model is not None
+    assert model.probability(values) == pytest.approx(model.short.probability(values))
+    assert model.wrong_below(values) == model.short_wrong_below
+    assert not set(SPREAD) & set(model.short.features)
+    counted = values | dict.fromkeys(SPREAD, 0.0)
+    assert model.probability(counted) == pytest.approx(model.embedding.probability(counted))
 
 
-@pytest.mark.parametrize("name", ["similarity_column_z", "context_column_z"])
+@pytest.mark.parametrize("name", SPREAD)
 def test_the_shipped_fit_weighs_how_far_a_sentence_stands_out(name: str) -> None:
     model = load_fit_model()
     assert model is not None and name in EMBEDDING

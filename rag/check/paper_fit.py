@@ -68,6 +68,10 @@ EMBEDDING = (
     "nearby",  # closest of the papers cited in the sentences around it (the paragraph's topic)
     *LEXICAL,
 )
+# The features a manuscript too short to tell a spread by lacks (ABSENT): its citations are weighed by a model
+# fitted without them (FitModel.short), as one with them leans on them.
+SPREAD = ("similarity_column_z", "context_column_z")
+EMBEDDING_WITHOUT_SPREAD = tuple(name for name in EMBEDDING if name not in SPREAD)
 
 
 # Features that are absent for a pair (no other sentence cites the key, no other paper is cited beside it)
@@ -78,8 +82,11 @@ _FRAME_WORDS = "see also e.g. i.e. cf. et al work works paper study studies as s
 # Sentences on each side whose mean vector is the sentence's context, and whose cited papers are its
 # neighbours' papers.
 CONTEXT_SENTENCES = 2
-# Citing sentences a manuscript needs before a paper's scores over them have a spread worth comparing with.
-MIN_SENTENCES_FOR_SPREAD = 5
+# Citing sentences a manuscript needs before a paper's scores over them have a spread worth comparing with (the
+# shortest thesis the fit learned from has 85 citations): a paragraph checked as it is typed has not.
+MIN_SENTENCES_FOR_SPREAD = 30
+# A feature that cannot be read for a pair (not 0, which for a z-score is what a swapped key scores).
+ABSENT = math.nan
 
 
 @dataclass
@@ -233,11 +240,11 @@ def features(scores: ManuscriptScores, pair: Pair) -> dict[str, float]:
 
 def _standing_out(matrix: Matrix, pair: Pair) -> float:
     """How many spreads the pair's score lies above the paper's mean over the manuscript's citing sentences;
-    0 (the mean) with too few sentences to tell a spread by."""
+    ABSENT with too few sentences to tell a spread by (a paragraph checked as it is typed)."""
     column = matrix[:, pair.paper]
     spread = float(column.std())
     if len(column) < MIN_SENTENCES_FOR_SPREAD or spread < 1e-6:
-        return 0.0
+        return ABSENT
     return (float(column[pair.sentence]) - float(column.mean())) / spread
 
 
@@ -250,6 +257,9 @@ class FitModel:
     lexical: LogisticModel
     embedding_wrong_below: float
     lexical_wrong_below: float
+    # With vectors, for a manuscript too short to tell a spread by (EMBEDDING_WITHOUT_SPREAD).
+    short: LogisticModel
+    short_wrong_below: float
     # Another paper is "clearly meant" (and the cited one called the wrong paper) when the judge reads its
     # abstract as stating the sentence at least this surely, or it fits the sentence at least this well.
     clearly_stated: float = 0.0
@@ -269,15 +279,24 @@ class FitModel:
             LogisticModel.from_json(data["models"]["lexical"]),
             float(data["thresholds"]["embedding"]),
             float(data["thresholds"]["lexical"]),
+            LogisticModel.from_json(data["models"]["short"]),
+            float(data["thresholds"]["short"]),
             float(data.get("clearly", {}).get("stated", 0.0)),
             float(data.get("clearly", {}).get("fits", 0.0)),
             float(data.get("contradicted_at", 2.0)),
             float(data.get("unrelated_below", 0.0)),
         )
 
+    def _variant(self, values: dict[str, float]) -> tuple[LogisticModel, float]:
+        """The model that weighs ``values`` (as its features were read) and its wrong-paper threshold."""
+        if "similarity" not in values:
+            return self.lexical, self.lexical_wrong_below
+        if any(math.isnan(values[name]) for name in SPREAD):
+            return self.short, self.short_wrong_below
+        return self.embedding, self.embedding_wrong_below
+
     def probability(self, values: dict[str, float]) -> float:
-        model = self.embedding if "similarity" in values else self.lexical
-        return model.probability(values)
+        return self._variant(values)[0].probability(values)
 
     def clearly_meant(self, stated: float, fits: float) -> bool:
         """Another paper is clearly the one the sentence means: the cited one is then the wrong paper."""
@@ -288,7 +307,7 @@ class FitModel:
         return fit < self.unrelated_below
 
     def wrong_below(self, values: dict[str, float]) -> float:
-        return self.embedding_wrong_below if "similarity" in values else self.lexical_wrong_below
+        return self._variant(values)[1]
 
 
 @lru_cache(maxsize=1)
