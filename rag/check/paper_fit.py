@@ -132,6 +132,26 @@ class ManuscriptScores:
         norms = np.linalg.norm(summed, axis=1, keepdims=True)
         return ((summed / np.where(norms == 0, 1, norms)) @ self.paper_vectors.T).astype(np.float32)
 
+    @cached_property
+    def similarity_standing_out(self) -> Matrix:
+        return _standing_out(self.similarity)
+
+    @cached_property
+    def context_standing_out(self) -> Matrix:
+        return _standing_out(self.context)
+
+
+def _standing_out(matrix: Matrix) -> Matrix:
+    """How many spreads each score lies above its paper's mean over the manuscript's citing sentences, worked out
+    once for every pair; ABSENT with too few sentences to tell a spread by (a paragraph checked as it is typed)
+    and for a paper whose scores do not spread."""
+    if len(matrix) < MIN_SENTENCES_FOR_SPREAD:
+        return np.full_like(matrix, ABSENT)
+    spread = matrix.std(axis=0)
+    flat = spread < 1e-6
+    standing = (matrix - matrix.mean(axis=0)) / np.where(flat, 1.0, spread)
+    return np.where(flat, ABSENT, standing).astype(np.float32)
+
 
 def _rank(row: npt.NDArray[Any], j: int) -> float:
     """Papers scoring above paper ``j``, on a log scale relative to the library's size (0 = first)."""
@@ -233,19 +253,9 @@ def features(scores: ManuscriptScores, pair: Pair) -> dict[str, float]:
         "same_key": float(same.max()) if same is not None else NEUTRAL_SIMILARITY,
         "siblings": float(beside.mean()) if beside is not None else NEUTRAL_SIMILARITY,
         "nearby": float(near.max()) if near is not None else NEUTRAL_SIMILARITY,
-        "similarity_column_z": _standing_out(scores.similarity, pair),
-        "context_column_z": _standing_out(scores.context, pair),
+        "similarity_column_z": float(scores.similarity_standing_out[pair.sentence, pair.paper]),
+        "context_column_z": float(scores.context_standing_out[pair.sentence, pair.paper]),
     }
-
-
-def _standing_out(matrix: Matrix, pair: Pair) -> float:
-    """How many spreads the pair's score lies above the paper's mean over the manuscript's citing sentences;
-    ABSENT with too few sentences to tell a spread by (a paragraph checked as it is typed)."""
-    column = matrix[:, pair.paper]
-    spread = float(column.std())
-    if len(column) < MIN_SENTENCES_FOR_SPREAD or spread < 1e-6:
-        return ABSENT
-    return (float(column[pair.sentence]) - float(column.mean())) / spread
 
 
 @dataclass(frozen=True)
